@@ -2,6 +2,8 @@
 
 #include "accy/Pipeline/Registration.h"
 
+#include "accy/Dialect/Choir/IR/Choir.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Passes.h"
@@ -41,6 +43,7 @@
 
 void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
   using namespace mlir;
+  registry.insert<accy::choir::ChoirDialect>();
   registry.insert<affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
                   func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
