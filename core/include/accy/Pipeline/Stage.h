@@ -1,0 +1,40 @@
+//===- Stage.h - The seven stages of the Accy pipeline ----------*- C++ -*-===//
+#ifndef ACCY_PIPELINE_STAGE_H
+#define ACCY_PIPELINE_STAGE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <optional>
+
+namespace accy {
+
+enum class StageId { Semantic, Contract, Tensor, Dispatch, Memory, Kernel, Target };
+
+inline constexpr int kNumStages = 7;
+
+inline constexpr std::array<StageId, kNumStages> kAllStages = {
+    StageId::Semantic, StageId::Contract, StageId::Tensor, StageId::Dispatch,
+    StageId::Memory,   StageId::Kernel,   StageId::Target};
+
+/// "semantic", "contract", ... as used in file names and on the command line.
+llvm::StringRef stageName(StageId stage);
+std::optional<StageId> parseStageName(llvm::StringRef name);
+
+/// The registered pass pipeline of a stage ("accy-choir-contract", ...);
+/// empty for the semantic stage, which is the frontend.
+llvm::StringRef stagePipelineName(StageId stage);
+
+/// Bumped whenever a stage's product format changes; part of every key.
+unsigned stageSchemaVersion(StageId stage);
+
+/// True for the stages whose pipeline takes the list of targets.
+bool stageTakesTargets(StageId stage);
+
+inline int stageIndex(StageId stage) { return static_cast<int>(stage); }
+std::optional<StageId> previousStage(StageId stage);
+std::optional<StageId> nextStage(StageId stage);
+
+} // namespace accy
+
+#endif // ACCY_PIPELINE_STAGE_H

@@ -1,0 +1,47 @@
+//===- StageRunner.h - Runs one stage over a product ------------*- C++ -*-===//
+#ifndef ACCY_PIPELINE_STAGERUNNER_H
+#define ACCY_PIPELINE_STAGERUNNER_H
+
+#include "accy/Pipeline/StageRecord.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace accy {
+
+class ProductCache;
+class SourceMap;
+
+struct StageOptions {
+  /// Target profile names (sm_90, gfx942, host, ...), for the stages that
+  /// take them.
+  std::vector<std::string> targets;
+  std::string buildId;
+  bool collectPassTimings = false;
+
+  /// The canonical option text of `stage`: part of its keys.
+  std::string canonicalText(StageId stage) const;
+  /// The textual pass pipeline of `stage`, anchored on a kernel module.
+  std::string pipelineText(StageId stage) const;
+};
+
+struct StageOutput {
+  mlir::OwningOpRef<mlir::ModuleOp> product; // null when the stage failed
+  StageRecord record;
+};
+
+/// Runs `stage` on every kernel of `input` (a product of the previous
+/// stage). A kernel whose key is in `cache` is reused without running the
+/// pipeline. Failures are returned in the record with the pass, the op and
+/// the source range (through `sourceMap`, when given); no partial product is
+/// returned.
+StageOutput runStage(StageId stage, mlir::ModuleOp input,
+                     const StageOptions &options, const SourceMap *sourceMap,
+                     ProductCache *cache);
+
+} // namespace accy
+
+#endif // ACCY_PIPELINE_STAGERUNNER_H

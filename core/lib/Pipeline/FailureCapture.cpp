@@ -1,0 +1,81 @@
+//===- FailureCapture.cpp - Diagnostics of a stage into records -----------===//
+
+#include "FailureCapture.h"
+
+#include "accy/Pipeline/Product.h"
+#include "accy/Pipeline/SourceMap.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace accy;
+
+FailureCapture::FailureCapture(mlir::MLIRContext *context)
+    : handler(context, [this](mlir::Diagnostic &diag) {
+        if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+          return mlir::success();
+        Captured c{diag.getLocation(), diag.str(), {}};
+        for (mlir::Diagnostic &note : diag.getNotes())
+          c.notes.push_back(note.str());
+        errors.push_back(std::move(c));
+        return mlir::success();
+      }) {}
+
+/// Op errors read "'dialect.op' op message": split off the op name.
+static std::pair<std::string, std::string> splitOpName(llvm::StringRef text) {
+  if (text.starts_with("'")) {
+    size_t close = text.find("' op ", 1);
+    if (close != llvm::StringRef::npos)
+      return {text.substr(1, close - 1).str(), text.substr(close + 5).str()};
+  }
+  return {"", text.str()};
+}
+
+std::vector<FailureRecord>
+FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
+                        mlir::ModuleOp kernelModule,
+                        const SourceMap *sourceMap, bool crashed) const {
+  // A pass that fails leaves IR that either still verifies (the pass gave
+  // up: a pass failure) or does not (a verifier failure after the pass).
+  FailureKind kind = FailureKind::Pass;
+  if (crashed)
+    kind = FailureKind::Internal;
+  else if (kernelModule && mlir::failed(mlir::verify(kernelModule)))
+    kind = FailureKind::Verifier;
+
+  llvm::StringRef kernel = kernelModule ? kernelName(kernelModule) : "";
+  std::vector<FailureRecord> out;
+  auto fallbackRange = [&]() -> std::optional<SourceSpan> {
+    return sourceMap ? sourceMap->kernelSpan(kernel) : std::nullopt;
+  };
+  for (const Captured &c : errors) {
+    FailureRecord r;
+    r.pipeline = pipeline.str();
+    r.kind = kind;
+    if (kind == FailureKind::Pass &&
+        llvm::StringRef(c.message).contains("failed to legalize"))
+      r.kind = FailureKind::Legalization;
+    r.pass = failedPass.str();
+    std::tie(r.op, r.message) = splitOpName(c.message);
+    r.symbol = kernel.str();
+    r.range = sourceMap ? sourceMap->resolve(c.loc) : std::nullopt;
+    if (!r.range)
+      r.range = fallbackRange();
+    r.notes = c.notes;
+    out.push_back(std::move(r));
+  }
+  if (out.empty()) {
+    // A pass may fail without saying why; the record still names it.
+    FailureRecord r;
+    r.pipeline = pipeline.str();
+    r.kind = kind;
+    r.pass = failedPass.str();
+    r.symbol = kernel.str();
+    r.message = crashed ? "internal compiler error while running '" +
+                              failedPass.str() + "'"
+                        : "pass '" + failedPass.str() + "' failed";
+    r.range = fallbackRange();
+    out.push_back(std::move(r));
+  }
+  return out;
+}

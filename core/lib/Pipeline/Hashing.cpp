@@ -1,0 +1,57 @@
+//===- Hashing.cpp - Content hashes, product keys, fingerprints -----------===//
+
+#include "accy/Pipeline/Hashing.h"
+
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace accy;
+
+std::string accy::contentHash(llvm::StringRef bytes) {
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
+      llvm::ArrayRef(bytes.bytes_begin(), bytes.size()));
+  return llvm::toHex(llvm::ArrayRef(digest).take_front(16),
+                     /*LowerCase=*/true);
+}
+
+std::string accy::productBytes(mlir::Operation *op) {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  // A fixed producer string: the bytes must not depend on how the compiler
+  // was built, only on the product.
+  mlir::BytecodeWriterConfig config("accy");
+  (void)mlir::writeBytecodeToFile(op, os, config);
+  return bytes;
+}
+
+std::string accy::computeProductKey(const KeyInputs &inputs) {
+  llvm::SHA256 hasher;
+  auto field = [&](llvm::StringRef text) {
+    // Length-prefixed, so no two field lists hash alike.
+    std::string len = std::to_string(text.size()) + ":";
+    hasher.update(len);
+    hasher.update(text);
+  };
+  field(stageName(inputs.stage));
+  field(std::to_string(stageSchemaVersion(inputs.stage)));
+  field(inputs.buildId);
+  field(inputs.options);
+  field(inputs.inputHash);
+  std::array<uint8_t, 32> digest = hasher.final();
+  return llvm::toHex(llvm::ArrayRef(digest).take_front(16), /*LowerCase=*/true);
+}
+
+uint64_t accy::fingerprintOf(llvm::StringRef text) {
+  return llvm::xxh3_64bits(text);
+}
+
+std::string accy::fingerprintHex(uint64_t fingerprint) {
+  std::string out;
+  llvm::raw_string_ostream(out) << llvm::format_hex_no_prefix(fingerprint, 16);
+  return out;
+}

@@ -1,0 +1,59 @@
+//===- Stage.cpp - The seven stages of the Accy pipeline ------------------===//
+
+#include "accy/Pipeline/Stage.h"
+
+using namespace accy;
+
+namespace {
+struct StageInfo {
+  llvm::StringLiteral name;
+  llvm::StringLiteral pipeline;
+  unsigned schema;
+  bool takesTargets;
+};
+} // namespace
+
+static const StageInfo kStageInfo[kNumStages] = {
+    {"semantic", "", 1, false},
+    {"contract", "accy-choir-contract", 1, false},
+    {"tensor", "accy-choir-tensor", 1, false},
+    {"dispatch", "accy-choir-dispatch", 1, true},
+    {"memory", "accy-choir-memory", 1, false},
+    {"kernel", "accy-choir-kernel", 1, true},
+    {"target", "accy-choir-target", 1, true},
+};
+
+llvm::StringRef accy::stageName(StageId stage) {
+  return kStageInfo[stageIndex(stage)].name;
+}
+
+std::optional<StageId> accy::parseStageName(llvm::StringRef name) {
+  for (StageId stage : kAllStages)
+    if (stageName(stage) == name)
+      return stage;
+  return std::nullopt;
+}
+
+llvm::StringRef accy::stagePipelineName(StageId stage) {
+  return kStageInfo[stageIndex(stage)].pipeline;
+}
+
+unsigned accy::stageSchemaVersion(StageId stage) {
+  return kStageInfo[stageIndex(stage)].schema;
+}
+
+bool accy::stageTakesTargets(StageId stage) {
+  return kStageInfo[stageIndex(stage)].takesTargets;
+}
+
+std::optional<StageId> accy::previousStage(StageId stage) {
+  if (stage == StageId::Semantic)
+    return std::nullopt;
+  return static_cast<StageId>(stageIndex(stage) - 1);
+}
+
+std::optional<StageId> accy::nextStage(StageId stage) {
+  if (stage == StageId::Target)
+    return std::nullopt;
+  return static_cast<StageId>(stageIndex(stage) + 1);
+}

@@ -1,0 +1,96 @@
+//===- StageInstrumentation.cpp - Pass statistics of a stage run ----------===//
+
+#include "StageInstrumentation.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace accy;
+
+/// Pass adaptors (nested pass managers) have no argument; only the passes
+/// they run are counted.
+static bool isCounted(mlir::Pass *pass) { return !pass->getArgument().empty(); }
+
+static uint64_t countOps(mlir::Operation *op) {
+  uint64_t n = 0;
+  op->walk([&](mlir::Operation *) { ++n; });
+  return n;
+}
+
+void StageInstrumentation::runBeforePass(mlir::Pass *pass,
+                                         mlir::Operation *op) {
+  if (!isCounted(pass))
+    return;
+  stack.push_back({pass, mlir::OperationFingerPrint(op), Clock::now(),
+                   timePasses ? countOps(op) : 0});
+}
+
+void StageInstrumentation::runAfterPass(mlir::Pass *pass,
+                                        mlir::Operation *op) {
+  if (!isCounted(pass) || stack.empty())
+    return;
+  Frame frame = stack.back();
+  stack.pop_back();
+  ++stats.passRuns;
+  if (mlir::OperationFingerPrint(op) != frame.before)
+    ++stats.passesModified;
+  if (!timePasses)
+    return;
+  PassTiming &t = timingFor(pass);
+  t.seconds +=
+      std::chrono::duration<double>(Clock::now() - frame.start).count();
+  ++t.runs;
+  t.opsBefore += frame.opsBefore;
+  t.opsAfter += countOps(op);
+}
+
+void StageInstrumentation::runAfterPassFailed(mlir::Pass *pass,
+                                              mlir::Operation *) {
+  if (!isCounted(pass))
+    return;
+  if (!stack.empty())
+    stack.pop_back();
+  ++stats.passRuns;
+  ++stats.passFailures;
+  lastFailedPass = pass->getArgument().str();
+}
+
+void StageInstrumentation::runBeforeAnalysis(llvm::StringRef, mlir::TypeID id,
+                                             mlir::Operation *op) {
+  ++stats.analysisMisses;
+  // An analysis computed twice for one op was invalidated in between.
+  if (!computed.insert({op, id}).second)
+    ++stats.analysisInvalidations;
+  analysisStarts.push_back(Clock::now());
+}
+
+void StageInstrumentation::runAfterAnalysis(llvm::StringRef, mlir::TypeID,
+                                            mlir::Operation *) {
+  if (analysisStarts.empty())
+    return;
+  double seconds =
+      std::chrono::duration<double>(Clock::now() - analysisStarts.back())
+          .count();
+  analysisStarts.pop_back();
+  if (!timePasses || stack.empty())
+    return;
+  PassTiming &t = timingFor(stack.back().pass);
+  t.analysisSeconds += seconds;
+  ++t.analysisCount;
+}
+
+PassTiming &StageInstrumentation::timingFor(mlir::Pass *pass) {
+  auto [it, inserted] = perPass.try_emplace(pass->getArgument());
+  if (inserted) {
+    passOrder.push_back(pass->getArgument().str());
+    it->second.pass = pass->getArgument().str();
+  }
+  return it->second;
+}
+
+std::vector<PassTiming> StageInstrumentation::timings() const {
+  std::vector<PassTiming> out;
+  for (const std::string &name : passOrder)
+    out.push_back(perPass.find(name)->second);
+  return out;
+}

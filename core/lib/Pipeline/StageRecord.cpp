@@ -1,0 +1,42 @@
+//===- StageRecord.cpp - What every stage run records ---------------------===//
+
+#include "accy/Pipeline/StageRecord.h"
+
+using namespace accy;
+
+PassStatistics &PassStatistics::operator+=(const PassStatistics &other) {
+  passRuns += other.passRuns;
+  passFailures += other.passFailures;
+  passesModified += other.passesModified;
+  analysisMisses += other.analysisMisses;
+  analysisInvalidations += other.analysisInvalidations;
+  return *this;
+}
+
+llvm::StringRef accy::failureKindName(FailureKind kind) {
+  switch (kind) {
+  case FailureKind::Verifier:
+    return "verifier";
+  case FailureKind::Pass:
+    return "pass";
+  case FailureKind::Legalization:
+    return "legalization";
+  case FailureKind::Internal:
+    return "internal";
+  }
+  return "internal";
+}
+
+llvm::StringRef accy::stageStatusName(StageStatus status) {
+  switch (status) {
+  case StageStatus::Compiled:
+    return "compiled";
+  case StageStatus::Reused:
+    return "reused";
+  case StageStatus::Failed:
+    return "failed";
+  case StageStatus::NotRun:
+    return "not run";
+  }
+  return "not run";
+}

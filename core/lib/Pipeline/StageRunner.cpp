@@ -1,0 +1,196 @@
+//===- StageRunner.cpp - Runs one stage over a product --------------------===//
+
+#include "accy/Pipeline/StageRunner.h"
+
+#include "FailureCapture.h"
+#include "StageInstrumentation.h"
+
+#include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/Product.h"
+#include "accy/Pipeline/ProductCache.h"
+#include "accy/Pipeline/SourceMap.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+
+#include <chrono>
+
+using namespace accy;
+using namespace mlir;
+
+std::string StageOptions::canonicalText(StageId stage) const {
+  if (!stageTakesTargets(stage))
+    return "";
+  return "targets=" + llvm::join(targets, ",");
+}
+
+std::string StageOptions::pipelineText(StageId stage) const {
+  std::string text = stagePipelineName(stage).str();
+  if (stageTakesTargets(stage))
+    text += "{" + canonicalText(stage) + "}";
+  return text;
+}
+
+/// The text a kernel product's fingerprint summarises. For dispatch, memory
+/// and kernel these are their plans (attributes named `accy.plan*` and the
+/// kernel summaries); otherwise the product itself. Keys are left out: a
+/// fingerprint describes what was made, not how it is named.
+static std::string fingerprintText(StageId stage, ModuleOp kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool planStage = stage == StageId::Dispatch || stage == StageId::Memory ||
+                   stage == StageId::Kernel;
+  if (planStage) {
+    kernel->walk([&](Operation *op) {
+      for (NamedAttribute attr : op->getAttrs())
+        if (attr.getName().strref().starts_with("accy.plan") ||
+            attr.getName().strref().starts_with("accy.summary"))
+          os << op->getName() << " " << attr.getName() << "="
+             << attr.getValue() << "\n";
+    });
+    if (!text.empty())
+      return text;
+  }
+  OwningOpRef<ModuleOp> copy = kernel.clone();
+  (*copy)->removeAttr(kKeyAttr);
+  (*copy)->removeAttr(kInputKeyAttr);
+  return productBytes(*copy);
+}
+
+namespace {
+/// Runs a stage pipeline on standalone kernel modules, collecting the
+/// statistics and failures of every run.
+class PipelineRun {
+public:
+  PipelineRun(MLIRContext *context, StageId stage, const StageOptions &options)
+      : stage(stage), pm(context, ModuleOp::getOperationName()),
+        instrumentation(new StageInstrumentation(options.collectPassTimings)) {
+    pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(instrumentation));
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    if (failed(parsePassPipeline(options.pipelineText(stage), pm, os)))
+      setupError = "cannot build pipeline '" + options.pipelineText(stage) +
+                   "': " + errors;
+  }
+
+  /// Runs the pipeline on `kernel`; failures are appended to `failures`.
+  LogicalResult run(ModuleOp kernel, const SourceMap *sourceMap,
+                    std::vector<FailureRecord> &failures) {
+    llvm::StringRef pipeline = stagePipelineName(stage);
+    FailureCapture capture(kernel.getContext());
+    if (!setupError.empty()) {
+      FailureRecord r;
+      r.pipeline = pipeline.str();
+      r.kind = FailureKind::Internal;
+      r.symbol = kernelName(kernel).str();
+      r.message = setupError;
+      failures.push_back(std::move(r));
+      return failure();
+    }
+    LogicalResult result = failure();
+    // A crash inside a pass becomes an internal failure of this kernel, not
+    // of the process that runs the compiler (the language server).
+    llvm::CrashRecoveryContext crashContext;
+    bool returned = crashContext.RunSafely([&] { result = pm.run(kernel); });
+    if (returned && succeeded(result) && !capture.hasErrors())
+      return success();
+    llvm::StringRef pass = returned ? instrumentation->failedPass()
+                                    : instrumentation->runningPass();
+    for (FailureRecord &r :
+         capture.records(pipeline, pass, returned ? kernel : ModuleOp(),
+                         sourceMap, !returned))
+      failures.push_back(std::move(r));
+    return failure();
+  }
+
+  const StageInstrumentation &stats() const { return *instrumentation; }
+
+private:
+  StageId stage;
+  PassManager pm;
+  StageInstrumentation *instrumentation; // owned by pm
+  std::string setupError;
+};
+} // namespace
+
+StageOutput accy::runStage(StageId stage, ModuleOp input,
+                           const StageOptions &options,
+                           const SourceMap *sourceMap, ProductCache *cache) {
+  auto start = std::chrono::steady_clock::now();
+  MLIRContext *context = input.getContext();
+  StageOutput out;
+  StageRecord &record = out.record;
+  record.stage = stage;
+
+  if (llvm::Error err = verifyProduct(input, *previousStage(stage))) {
+    FailureRecord r;
+    r.pipeline = stagePipelineName(stage).str();
+    r.kind = FailureKind::Internal;
+    r.message = llvm::toString(std::move(err));
+    record.failures.push_back(std::move(r));
+    record.status = StageStatus::Failed;
+    return out;
+  }
+
+  OwningOpRef<ModuleOp> product = createProduct(*context, stage);
+  std::optional<PipelineRun> run;
+  std::string options_ = options.canonicalText(stage);
+  std::string stageKeyText, stageFingerprintText;
+  bool anyCompiled = false;
+
+  for (ModuleOp kernel : kernelModules(input)) {
+    std::string key = computeProductKey(
+        {stage, options.buildId, options_, contentHash(productBytes(kernel))});
+    KernelStageRecord kr;
+    kr.kernel = kernelName(kernel).str();
+    kr.key = key;
+
+    OwningOpRef<ModuleOp> made = cache ? cache->lookup(key) : nullptr;
+    if (made) {
+      kr.status = StageStatus::Reused;
+    } else {
+      if (!run)
+        run.emplace(context, stage, options);
+      made = kernel.clone();
+      if (failed(run->run(*made, sourceMap, record.failures))) {
+        kr.status = StageStatus::Failed;
+        record.kernels.push_back(std::move(kr));
+        continue;
+      }
+      Builder b(context);
+      (*made)->setAttr(kKeyAttr, b.getStringAttr(key));
+      (*made)->setAttr(kInputKeyAttr, b.getStringAttr(kernelKey(kernel)));
+      if (cache)
+        cache->store(key, *made);
+      kr.status = StageStatus::Compiled;
+      anyCompiled = true;
+    }
+    kr.fingerprint = fingerprintOf(fingerprintText(stage, *made));
+    stageKeyText += key;
+    stageFingerprintText += kr.kernel + ":" + fingerprintHex(kr.fingerprint) + ";";
+    product->getBody()->push_back(made.release());
+    record.kernels.push_back(std::move(kr));
+  }
+
+  if (run) {
+    record.stats = run->stats().statistics();
+    record.passTimings = run->stats().timings();
+  }
+  record.key = contentHash(stageKeyText);
+  record.fingerprint = fingerprintOf(stageFingerprintText);
+  record.seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  if (!record.failures.empty()) {
+    record.status = StageStatus::Failed;
+    return out; // no partial product
+  }
+  record.status = anyCompiled || kernelModules(input).empty()
+                      ? StageStatus::Compiled
+                      : StageStatus::Reused;
+  out.product = std::move(product);
+  return out;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs every Debian package Accy needs to build and test, when missing.
+# Needs root (or sudo) and Debian's package registry; nothing else from outside.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ git python3 ccache
+  llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19
+  nlohmann-json3-dev libasio-dev catch2
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
