@@ -1,0 +1,110 @@
+//===- BuildCommand.cpp - accyc build -------------------------------------===//
+//
+// Runs every stage in one process, reusing kernel products by key from the
+// stage files an earlier build left (when their bytes are still what that
+// build wrote), and writes each output only when it changed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BuildState.h"
+#include "Commands.h"
+#include "Outputs.h"
+#include "Report.h"
+
+#include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/StageFile.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "accy/Config.h"
+
+using namespace accy;
+using namespace accy::driver;
+
+CompileOptions accy::driver::compileOptionsFor(const Options &options) {
+  CompileOptions co;
+  co.includeDirs = options.includeDirs;
+  co.stages.targets = options.targets;
+  co.stages.buildId = ACCY_BUILD_ID;
+  co.stages.collectPassTimings = options.timing && options.stats;
+  co.stopAfter = options.compileTo.value_or(StageId::Target);
+  return co;
+}
+
+/// Writes the products of `c` into `dir` and removes the files of stages
+/// that did not produce one.
+static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
+                                llvm::StringRef name, BuildState &state) {
+  for (StageId stage : kAllStages) {
+    std::string path = stageFilePath(dir, name, stageName(stage));
+    mlir::ModuleOp product = c.product(stage);
+    if (!product) {
+      removeStale(path);
+      state.forgetFile(path);
+      continue;
+    }
+    std::string bytes = productBytes(product);
+    if (auto written = writeFileIfChanged(path, bytes); !written)
+      return written.takeError();
+    state.recordFile(path, bytes);
+  }
+  llvm::SmallString<256> map(dir);
+  llvm::sys::path::append(map, name + ".srcmap.json");
+  if (auto written = writeFileIfChanged(map, c.sourceMap().toJson()); !written)
+    return written.takeError();
+  if (mlir::ModuleOp target = c.product(StageId::Target))
+    return writeTargetArtifacts(target, dir, name);
+  return llvm::Error::success();
+}
+
+int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
+  const std::string &input = options.inputs.front();
+  std::string dir = options.output.empty() ? "." : options.output;
+  std::string name = outputName(input);
+  llvm::SmallString<256> stampsPath(dir);
+  llvm::sys::path::append(stampsPath, name + ".stamps.json");
+
+  Compiler compiler(context, compileOptionsFor(options));
+  BuildState state = BuildState::load(stampsPath);
+  Compilation c = [&] {
+    if (!options.compileFrom) {
+      state.seedCache(context, compiler.cache(), dir, name);
+      return compiler.compileFile(input);
+    }
+    auto product = readProductFile(context, input);
+    if (!product) {
+      llvm::errs() << "accyc: " << llvm::toString(product.takeError()) << "\n";
+      return Compilation();
+    }
+    SourceMap map;
+    if (auto text = llvm::MemoryBuffer::getFile(sourceMapPath(input)))
+      if (auto parsed = SourceMap::fromJson((*text)->getBuffer()))
+        map = std::move(*parsed);
+      else
+        llvm::consumeError(parsed.takeError());
+    return compiler.compileFrom(std::move(*product), *options.compileFrom,
+                                std::move(map));
+  }();
+
+  unsigned errors = printDiagnostics(llvm::errs(), c, options);
+  if (!c.lastStage() && options.compileFrom)
+    return errors ? ExitDiagnostics : ExitInternal;
+  if (llvm::Error err = writeOutputs(c, dir, name, state)) {
+    llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
+    return ExitInternal;
+  }
+  if (llvm::Error err = state.save(stampsPath, c)) {
+    llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
+    return ExitInternal;
+  }
+  printReports(llvm::outs(), c, options);
+  if (!c.succeeded()) {
+    for (const FailureRecord &r : c.failures())
+      if (r.kind == FailureKind::Internal)
+        return ExitInternal;
+    return ExitDiagnostics;
+  }
+  return ExitOk;
+}

@@ -1,0 +1,49 @@
+//===- CheckCommand.cpp - accyc check and accyc show ----------------------===//
+
+#include "Commands.h"
+#include "Report.h"
+
+#include "accy/Pipeline/StageFile.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace accy;
+using namespace accy::driver;
+
+int accy::driver::runCheck(mlir::MLIRContext &context, const Options &options) {
+  CompileOptions co = compileOptionsFor(options);
+  // Checking stops after the frontend unless asked to go further.
+  co.stopAfter = options.compileTo.value_or(StageId::Semantic);
+  Compiler compiler(context, co);
+  Compilation c = compiler.compileFile(options.inputs.front());
+  unsigned errors = printDiagnostics(llvm::errs(), c, options);
+  printReports(llvm::outs(), c, options);
+  return errors || !c.succeeded() ? ExitDiagnostics : ExitOk;
+}
+
+int accy::driver::runShow(mlir::MLIRContext &context, const Options &options) {
+  const std::string &input = options.inputs.front();
+  mlir::OpPrintingFlags flags;
+  if (llvm::StringRef(input).ends_with(".accy")) {
+    CompileOptions co = compileOptionsFor(options);
+    co.stopAfter = options.compileTo.value_or(StageId::Semantic);
+    Compiler compiler(context, co);
+    Compilation c = compiler.compileFile(input);
+    if (!c.succeeded()) {
+      printDiagnostics(llvm::errs(), c, options);
+      return ExitDiagnostics;
+    }
+    c.product(*c.lastStage())->print(llvm::outs(), flags);
+    llvm::outs() << "\n";
+    return ExitOk;
+  }
+  auto product = readProductFile(context, input);
+  if (!product) {
+    llvm::errs() << "accyc: " << llvm::toString(product.takeError()) << "\n";
+    return ExitDiagnostics;
+  }
+  (*product)->print(llvm::outs(), flags);
+  llvm::outs() << "\n";
+  return ExitOk;
+}

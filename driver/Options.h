@@ -1,0 +1,40 @@
+//===- Options.h - accyc's command line -------------------------*- C++ -*-===//
+#ifndef ACCY_DRIVER_OPTIONS_H
+#define ACCY_DRIVER_OPTIONS_H
+
+#include "accy/Pipeline/Stage.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accy::driver {
+
+enum class Command { Build, Stage, Check, Show, Version, ListPasses, Help };
+enum class DiagnosticsFormat { Text, Json };
+
+struct Options {
+  Command command = Command::Help;
+  std::vector<std::string> inputs;
+  std::optional<StageId> stage; // `accyc stage STAGE ...`
+  std::string output;
+  std::string depfile;
+  std::vector<std::string> includeDirs;
+  std::vector<std::string> targets = {"host", "sm_90"};
+  std::optional<StageId> compileTo, compileFrom;
+  bool timing = false, stats = false, fingerprints = false;
+  bool snippets = true;
+  DiagnosticsFormat format = DiagnosticsFormat::Text;
+};
+
+/// Parses argv; a usage error names the argument and what was expected.
+llvm::Expected<Options> parseOptions(int argc, char **argv);
+
+/// The text `accyc --help` prints.
+const char *usageText();
+
+} // namespace accy::driver
+
+#endif // ACCY_DRIVER_OPTIONS_H

@@ -1,0 +1,39 @@
+//===- Outputs.h - Files accyc writes ---------------------------*- C++ -*-===//
+//
+// Every output is written only when its bytes change (temporary file and
+// atomic rename), and a failed stage removes its own output and every later
+// one, so a build system never takes a stale file as up to date.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_DRIVER_OUTPUTS_H
+#define ACCY_DRIVER_OUTPUTS_H
+
+#include "accy/Pipeline/Compiler.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace accy::driver {
+
+/// NAME for FILE.accy or NAME.STAGE.mlirbc.
+std::string outputName(llvm::StringRef input);
+
+/// The source map beside a semantic stage file (`NAME.srcmap.json`).
+std::string sourceMapPath(llvm::StringRef stageFile);
+
+/// Writes the target artifacts (NAME.sm_90.ptx, NAME.gfx942.hsaco,
+/// NAME.host.o) of a target product into `dir`.
+llvm::Error writeTargetArtifacts(mlir::ModuleOp targetProduct,
+                                 llvm::StringRef dir, llvm::StringRef name);
+
+/// Writes a build system depfile: `target: dep dep ...`.
+llvm::Error writeDepfile(llvm::StringRef path, llvm::StringRef target,
+                         llvm::ArrayRef<std::string> deps);
+
+/// Removes `path` if it exists (a stale output).
+void removeStale(llvm::StringRef path);
+
+} // namespace accy::driver
+
+#endif // ACCY_DRIVER_OUTPUTS_H

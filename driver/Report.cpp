@@ -1,0 +1,226 @@
+//===- Report.cpp - What accyc prints -------------------------------------===//
+
+#include "Report.h"
+
+#include "accy/Pipeline/Hashing.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace accy;
+using namespace accy::driver;
+namespace json = llvm::json;
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+static json::Object position(unsigned line, unsigned column, unsigned offset) {
+  return json::Object{{"line", line}, {"column", column}, {"offset", offset}};
+}
+
+static json::Value frontendJson(const SourceManager &sm, const Diagnostic &d) {
+  json::Array notes;
+  for (const DiagnosticNote &n : d.notes)
+    notes.push_back(json::Object{
+        {"file", sm.getPath(n.range.file)},
+        {"start", position(n.begin.line, n.begin.col, n.range.begin)},
+        {"end", position(n.end.line, n.end.col, n.range.end)},
+        {"message", n.message}});
+  return json::Object{
+      {"file", sm.getPath(d.range.file)},
+      {"start", position(d.begin.line, d.begin.col, d.range.begin)},
+      {"end", position(d.end.line, d.end.col, d.range.end)},
+      {"severity", severityName(d.severity)},
+      {"code", diagCodeString(d.code)},
+      {"stage", "semantic"},
+      {"message", d.message},
+      {"notes", std::move(notes)}};
+}
+
+static json::Value failureJson(const FailureRecord &r) {
+  json::Object o{{"severity", "error"},
+                 {"code", r.pass.empty() ? r.pipeline : r.pass},
+                 {"stage", r.pipeline},
+                 {"pipeline", r.pipeline},
+                 {"pass", r.pass},
+                 {"kind", failureKindName(r.kind)},
+                 {"op", r.op},
+                 {"kernel", r.symbol},
+                 {"message", r.message}};
+  if (r.range) {
+    o["file"] = r.range->file;
+    o["start"] = position(r.range->line, r.range->column, r.range->offset);
+    o["end"] = position(r.range->endLine, r.range->endColumn,
+                        r.range->endOffset);
+  }
+  json::Array notes;
+  for (const std::string &n : r.notes)
+    notes.push_back(json::Object{{"message", n}});
+  o["notes"] = std::move(notes);
+  return o;
+}
+
+/// `file:L:C-L:C: error[pass]: message`, then where it happened.
+static void printFailureText(llvm::raw_ostream &os, const FailureRecord &r) {
+  if (r.range)
+    os << r.range->file << ":" << r.range->line << ":" << r.range->column
+       << "-" << r.range->endLine << ":" << r.range->endColumn << ": ";
+  os << "error[" << (r.pass.empty() ? r.pipeline : r.pass) << "]: ";
+  if (!r.op.empty())
+    os << "'" << r.op << "' ";
+  os << r.message << "\n";
+  os << "  note: " << failureKindName(r.kind) << " failure in pipeline "
+     << r.pipeline;
+  if (!r.symbol.empty())
+    os << ", kernel '" << r.symbol << "'";
+  os << "\n";
+  for (const std::string &n : r.notes)
+    os << "  note: " << n << "\n";
+}
+
+static void printJson(llvm::raw_ostream &os, json::Array diagnostics) {
+  os << llvm::formatv("{0:2}", json::Value(json::Object{
+                                   {"diagnostics", std::move(diagnostics)}}))
+     << "\n";
+}
+
+unsigned accy::driver::printFailures(llvm::raw_ostream &os,
+                                     llvm::ArrayRef<FailureRecord> failures,
+                                     const Options &options) {
+  if (options.format == DiagnosticsFormat::Json) {
+    json::Array all;
+    for (const FailureRecord &r : failures)
+      all.push_back(failureJson(r));
+    printJson(os, std::move(all));
+  } else {
+    for (const FailureRecord &r : failures)
+      printFailureText(os, r);
+  }
+  return failures.size();
+}
+
+unsigned accy::driver::printDiagnostics(llvm::raw_ostream &os,
+                                        const Compilation &c,
+                                        const Options &options) {
+  std::vector<FailureRecord> failures = c.failures();
+  unsigned errors = failures.size();
+  for (const Diagnostic &d : c.diagnostics())
+    errors += d.severity == Severity::Error;
+  if (options.format == DiagnosticsFormat::Json) {
+    json::Array all;
+    for (const Diagnostic &d : c.diagnostics())
+      all.push_back(frontendJson(c.sources(), d));
+    for (const FailureRecord &r : failures)
+      all.push_back(failureJson(r));
+    printJson(os, std::move(all));
+    return errors;
+  }
+  DiagPrintOptions print;
+  print.showSnippet = options.snippets;
+  accy::printDiagnostics(os, c.sources(), c.diagnostics(), print);
+  for (const FailureRecord &r : failures)
+    printFailureText(os, r);
+  return errors;
+}
+
+//===----------------------------------------------------------------------===//
+// Tables
+//===----------------------------------------------------------------------===//
+
+static std::string shortKey(llvm::StringRef key) {
+  return key.empty() ? "-" : key.str();
+}
+
+static void printTimingTable(llvm::raw_ostream &os, const Compilation &c) {
+  os << llvm::formatv("{0,-9} {1,-9} {2,9} {3,9}  {4,-16}  {5}\n", "stage",
+                      "status", "time(ms)", "pass runs", "fingerprint",
+                      "product key");
+  double total = 0;
+  for (StageId stage : kAllStages) {
+    const StageRecord &r = c.record(stage);
+    total += r.seconds;
+    std::string runs = stage == StageId::Semantic
+                           ? std::string("-")
+                           : std::to_string(r.stats.passRuns);
+    bool made = r.status == StageStatus::Compiled ||
+                r.status == StageStatus::Reused;
+    os << llvm::formatv("{0,-9} {1,-9} {2,9:F2} {3,9}  {4,-16}  {5}\n",
+                        stageName(stage), stageStatusName(r.status),
+                        r.seconds * 1e3, runs,
+                        made ? fingerprintHex(r.fingerprint) : "-",
+                        made ? shortKey(r.key) : "-");
+  }
+  os << llvm::formatv("{0,-9} {1,-9} {2,9:F2}\n", "total", "", total * 1e3);
+}
+
+static void printStatsTable(llvm::raw_ostream &os, const Compilation &c,
+                            bool perPass) {
+  os << llvm::formatv("{0,-9} {1,6} {2,9} {3,9} {4,9} {5,12}\n", "stage",
+                      "runs", "failures", "modified", "analyses",
+                      "invalidated");
+  for (StageId stage : kAllStages) {
+    const PassStatistics &s = c.record(stage).stats;
+    os << llvm::formatv("{0,-9} {1,6} {2,9} {3,9} {4,9} {5,12}\n",
+                        stageName(stage), s.passRuns, s.passFailures,
+                        s.passesModified, s.analysisMisses,
+                        s.analysisInvalidations);
+  }
+  if (!perPass)
+    return;
+  os << "\n"
+     << llvm::formatv("{0,-9} {1,-44} {2,9} {3,5} {4,9} {5,9} {6,12}\n",
+                      "stage", "pass", "time(ms)", "runs", "ops in",
+                      "ops out", "analysis ms");
+  for (StageId stage : kAllStages)
+    for (const PassTiming &t : c.record(stage).passTimings)
+      os << llvm::formatv("{0,-9} {1,-44} {2,9:F3} {3,5} {4,9} {5,9} {6,12:F3}\n",
+                          stageName(stage), t.pass, t.seconds * 1e3, t.runs,
+                          t.opsBefore, t.opsAfter, t.analysisSeconds * 1e3);
+}
+
+static void printFingerprintTable(llvm::raw_ostream &os,
+                                  const Compilation &c) {
+  os << llvm::formatv("{0,-20} {1,-9} {2,-9} {3,-16}  {4}\n", "kernel",
+                      "stage", "status", "fingerprint", "product key");
+  for (StageId stage : kAllStages)
+    for (const KernelStageRecord &k : c.record(stage).kernels)
+      os << llvm::formatv("{0,-20} {1,-9} {2,-9} {3,-16}  {4}\n", k.kernel,
+                          stageName(stage), stageStatusName(k.status),
+                          fingerprintHex(k.fingerprint), k.key);
+}
+
+void accy::driver::printReports(llvm::raw_ostream &os, const Compilation &c,
+                                const Options &options) {
+  if (options.timing)
+    printTimingTable(os, c);
+  if (options.stats)
+    printStatsTable(os, c, /*perPass=*/options.timing);
+  if (options.fingerprints)
+    printFingerprintTable(os, c);
+}
+
+void accy::driver::printStagePasses(llvm::raw_ostream &os,
+                                    const StageOptions &options) {
+  mlir::MLIRContext context;
+  os << "semantic: (frontend) parse, resolve names, infer types and shapes, "
+        "emit choir, verify\n";
+  for (StageId stage : kAllStages) {
+    if (stage == StageId::Semantic)
+      continue;
+    mlir::OpPassManager pm("builtin.module");
+    std::string errors;
+    llvm::raw_string_ostream err(errors);
+    os << stageName(stage) << ": " << stagePipelineName(stage) << "\n  ";
+    if (mlir::failed(mlir::parsePassPipeline(options.pipelineText(stage), pm,
+                                             err)))
+      os << "(not available: " << errors << ")";
+    else
+      pm.printAsTextualPipeline(os);
+    os << "\n";
+  }
+}

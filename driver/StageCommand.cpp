@@ -1,0 +1,98 @@
+//===- StageCommand.cpp - accyc stage -------------------------------------===//
+//
+// One stage as one build step: exactly one input (the source, or the
+// previous stage's file) and one output file, written only when it changed.
+// On failure the output is removed, so no build system sees it up to date.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "Outputs.h"
+#include "Report.h"
+
+#include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/StageFile.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace accy;
+using namespace accy::driver;
+
+static Compilation compileOneStage(mlir::MLIRContext &context,
+                                   const Options &options, StageId stage,
+                                   std::string &readError) {
+  CompileOptions co = compileOptionsFor(options);
+  co.stopAfter = stage;
+  Compiler compiler(context, co);
+  const std::string &input = options.inputs.front();
+  if (stage == StageId::Semantic)
+    return compiler.compileFile(input);
+
+  auto product = readProductFile(context, input);
+  if (!product) {
+    readError = llvm::toString(product.takeError());
+    return Compilation();
+  }
+  SourceMap map;
+  if (auto text = llvm::MemoryBuffer::getFile(sourceMapPath(input))) {
+    if (auto parsed = SourceMap::fromJson((*text)->getBuffer()))
+      map = std::move(*parsed);
+    else
+      llvm::consumeError(parsed.takeError());
+  }
+  return compiler.compileFrom(std::move(*product), *previousStage(stage),
+                              std::move(map));
+}
+
+int accy::driver::runStageCommand(mlir::MLIRContext &context,
+                                  const Options &options) {
+  StageId stage = *options.stage;
+  const std::string &output = options.output;
+  std::string readError;
+  Compilation c = compileOneStage(context, options, stage, readError);
+  if (!readError.empty()) {
+    removeStale(output);
+    llvm::errs() << "accyc: " << readError << "\n";
+    return ExitDiagnostics;
+  }
+  printDiagnostics(llvm::errs(), c, options);
+  mlir::ModuleOp product = c.product(stage);
+  if (!c.succeeded() || !product) {
+    removeStale(output);
+    for (const FailureRecord &r : c.failures())
+      if (r.kind == FailureKind::Internal)
+        return ExitInternal;
+    return ExitDiagnostics;
+  }
+
+  auto fail = [&](llvm::Error err) {
+    removeStale(output);
+    llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
+    return ExitInternal;
+  };
+  if (auto written = writeFileIfChanged(output, productBytes(product));
+      !written)
+    return fail(written.takeError());
+  llvm::StringRef dir = llvm::sys::path::parent_path(output);
+  if (stage == StageId::Semantic) {
+    if (auto written =
+            writeFileIfChanged(sourceMapPath(output), c.sourceMap().toJson());
+        !written)
+      return fail(written.takeError());
+    if (!options.depfile.empty()) {
+      std::vector<std::string> deps = {options.inputs.front()};
+      deps.insert(deps.end(), c.dependencies().begin(),
+                  c.dependencies().end());
+      if (llvm::Error err = writeDepfile(options.depfile, output, deps))
+        return fail(std::move(err));
+    }
+  }
+  if (stage == StageId::Target)
+    if (llvm::Error err = writeTargetArtifacts(
+            product, dir.empty() ? "." : dir, outputName(output)))
+      return fail(std::move(err));
+  printReports(llvm::outs(), c, options);
+  return ExitOk;
+}

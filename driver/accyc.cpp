@@ -1,0 +1,71 @@
+//===- accyc.cpp - The Accy compiler driver -------------------------------===//
+
+#include "Commands.h"
+#include "Options.h"
+#include "Report.h"
+
+#include "accy/Pipeline/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "accy/Config.h"
+
+using namespace accy;
+using namespace accy::driver;
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  auto options = parseOptions(argc, argv);
+  if (!options) {
+    llvm::errs() << "accyc: " << llvm::toString(options.takeError()) << "\n";
+    return ExitUsage;
+  }
+  switch (options->command) {
+  case Command::Help:
+    llvm::outs() << usageText();
+    return ExitOk;
+  case Command::Version:
+    llvm::outs() << "accyc " << ACCY_VERSION << " (build " << ACCY_BUILD_ID
+                 << ", LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
+    return ExitOk;
+  default:
+    break;
+  }
+
+  accy::registerAccyPasses();
+  if (options->command == Command::ListPasses) {
+    StageOptions stageOptions;
+    stageOptions.targets = options->targets;
+    printStagePasses(llvm::outs(), stageOptions);
+    return ExitOk;
+  }
+
+  // The target stage emits code for NVPTX, AMDGPU and x86-64.
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+
+  mlir::DialectRegistry registry;
+  accy::registerAccyDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.printOpOnDiagnostic(false);
+  context.printStackTraceOnDiagnostic(false);
+
+  switch (options->command) {
+  case Command::Build:
+    return runBuild(context, *options);
+  case Command::Stage:
+    return runStageCommand(context, *options);
+  case Command::Check:
+    return runCheck(context, *options);
+  case Command::Show:
+    return runShow(context, *options);
+  default:
+    return ExitUsage;
+  }
+}

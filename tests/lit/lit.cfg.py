@@ -1,0 +1,39 @@
+# lit configuration for Accy: one folder per stage, run through accy-opt
+# (single passes and stage pipelines) and accyc (whole files).
+import os
+import shutil
+
+import lit.formats
+import lit.llvm
+
+# lit finds this file from the source tree; the values CMake knows (tool
+# paths) come from the generated site file named by --param config_site.
+if not hasattr(config, "accy_build_dir"):
+    site = lit_config.params.get("config_site")
+    if not site:
+        lit_config.fatal("run through ctest, or pass --param config_site=BUILD/tests/lit/lit.site.cfg.py")
+    lit_config.load_config(config, site)
+lit.llvm.initialize(lit_config, config)
+from lit.llvm import llvm_config
+
+config.name = "Accy"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".accy"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.accy_build_dir, "tests", "lit")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.accy_tools_dirs, append_path=False)
+
+config.substitutions.append(("%accyc", config.accyc))
+config.substitutions.append(("%accy-opt", config.accy_opt))
+
+# The PTX checks need a CUDA toolkit; they are skipped (and say so) without.
+ptxas = shutil.which("ptxas") or next(
+    (p for p in [os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
+                 "/usr/local/cuda/bin/ptxas"] if os.path.isfile(p)), None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
