@@ -1,0 +1,836 @@
+//===- SemaBuiltins.cpp - Built-in calls ----------------------------------===//
+//
+// Binds arguments Python-style (positional in order, then named), evaluates
+// the compile-time constant ones, checks operand types and shapes, and
+// builds a BuiltinCallExpr with normalized attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+#include <algorithm>
+
+using namespace accy;
+using namespace accy::sema;
+
+namespace {
+/// The syntax bound to each parameter (null when absent) and the extra
+/// variadic operands.
+struct BoundArgs {
+  std::vector<const syntax::Expr *> params;
+  std::vector<const syntax::Expr *> extra;
+  const syntax::Expr *get(size_t i) const { return params[i]; }
+};
+
+/// The state of checking one built-in call.
+class BuiltinChecker {
+public:
+  BuiltinChecker(Sema &sema, const BuiltinInfo &info,
+                 const syntax::CallExpr &call, Scope &scope)
+      : sema(sema), info(info), call(call), scope(scope) {}
+
+  ExprPtr run();
+
+private:
+  bool bind();
+  std::string argName(size_t i) const {
+    return "argument '" + std::string(info.params[i].name) + "' of '" +
+           info.name + "'";
+  }
+  std::string callName() const { return "'" + std::string(info.name) + "'"; }
+  ExprPtr fail() { return sema.makeError(call.range); }
+
+  /// Checks the value operand bound to parameter i (which must be present).
+  ExprPtr value(size_t i) { return sema.checkExpr(*args.get(i), scope); }
+  static bool isError(const ExprPtr &e) { return llvm::isa<ErrorExpr>(*e); }
+
+  std::optional<int64_t> constInt(size_t i);
+  std::optional<bool> constBool(size_t i, bool defaultValue);
+  /// A single axis parameter, normalized against `type` (default when the
+  /// argument is absent).
+  std::optional<int64_t> axisArg(size_t i, int64_t defaultValue,
+                                 const TensorType &type);
+  std::optional<Shape> shapeArg(size_t i, bool allowMinusOne,
+                                int &minusOneAt);
+  std::unique_ptr<BuiltinCallExpr> node(TensorType type) {
+    return sema.make<BuiltinCallExpr>(info.id, std::move(type), call.range,
+                                      call.calleeRange);
+  }
+
+  ExprPtr activation();
+  ExprPtr softmax();
+  ExprPtr reduction();
+  ExprPtr einsum();
+  ExprPtr take();
+  ExprPtr transpose();
+  ExprPtr reshape();
+  ExprPtr broadcast();
+  ExprPtr concat();
+  ExprPtr scan();
+  ExprPtr mse();
+  ExprPtr classLoss();
+  ExprPtr select();
+  ExprPtr cast();
+  ExprPtr full();
+  ExprPtr iota();
+
+  Sema &sema;
+  const BuiltinInfo &info;
+  const syntax::CallExpr &call;
+  Scope &scope;
+  BoundArgs args;
+};
+} // namespace
+
+bool BuiltinChecker::bind() {
+  args.params.assign(info.params.size(), nullptr);
+  size_t next = 0;
+  bool sawNamed = false;
+  size_t positional = 0;
+  for (const syntax::CallArg &arg : call.args)
+    positional += arg.name.empty();
+  for (const syntax::CallArg &arg : call.args) {
+    if (arg.name.empty()) {
+      if (sawNamed) {
+        sema.error(DiagCode::PositionalAfterNamed, arg.value->range,
+                   "positional argument after a named one in the call of " +
+                       callName());
+        return false;
+      }
+      if (next < info.params.size()) {
+        args.params[next++] = arg.value.get();
+      } else if (info.variadicTensors) {
+        args.extra.push_back(arg.value.get());
+      } else {
+        size_t required = 0;
+        for (const BuiltinParam &p : info.params)
+          required += p.required;
+        sema.error(DiagCode::ArgumentCount, arg.value->range,
+                   callName() + " takes " +
+                       (required == info.params.size() ? "" : "at most ") +
+                       std::to_string(info.params.size()) +
+                       (info.params.size() == 1 ? " argument" : " arguments") +
+                       " but " + std::to_string(positional) +
+                       " were given; usage: " + info.signature);
+        return false;
+      }
+      continue;
+    }
+    sawNamed = true;
+    size_t index = info.params.size();
+    for (size_t i = 0; i < info.params.size(); ++i)
+      if (arg.name == info.params[i].name)
+        index = i;
+    if (index == info.params.size()) {
+      std::vector<std::string> names;
+      for (const BuiltinParam &p : info.params)
+        if (p.isConstant())
+          names.push_back(p.name);
+      std::string message =
+          callName() + " has no parameter named '" + arg.name + "'";
+      std::string suggestion = closestName(arg.name, names);
+      if (!suggestion.empty())
+        message += "; did you mean '" + suggestion + "'?";
+      else
+        message += std::string("; usage: ") + info.signature;
+      sema.error(DiagCode::UnknownNamedArgument, arg.nameRange, message);
+      return false;
+    }
+    if (!info.params[index].isConstant()) {
+      sema.error(DiagCode::UnknownNamedArgument, arg.nameRange,
+                 argName(index) + " is a tensor and must be passed by "
+                 "position; only compile-time constant arguments have names");
+      return false;
+    }
+    if (args.params[index]) {
+      sema.error(DiagCode::DuplicateArgument, arg.nameRange,
+                 argName(index) + " is given twice");
+      return false;
+    }
+    args.params[index] = arg.value.get();
+  }
+  for (size_t i = 0; i < info.params.size(); ++i)
+    if (info.params[i].required && !args.params[i]) {
+      sema.error(DiagCode::ArgumentCount, call.range,
+                 "missing " + argName(i) + "; usage: " + info.signature);
+      return false;
+    }
+  if (info.variadicTensors && args.extra.empty()) {
+    sema.error(DiagCode::ArgumentCount, call.range,
+               callName() + " needs at least one operand; usage: " +
+                   info.signature);
+    return false;
+  }
+  return true;
+}
+
+std::optional<int64_t> BuiltinChecker::constInt(size_t i) {
+  CValue v = sema.evalConst(*args.get(i), scope);
+  switch (v.kind) {
+  case CValue::Kind::Int:
+    return v.intValue;
+  case CValue::Kind::Error:
+    return std::nullopt;
+  case CValue::Kind::NotConst: {
+    auto b = sema.error(DiagCode::NonConstantArgument, v.range,
+                        argName(i) + " must be a compile-time constant");
+    if (info.group == BuiltinGroup::Reduction &&
+        (info.id == Builtin::Max || info.id == Builtin::Min))
+      b.note(call.calleeRange,
+             std::string("'") + info.name + "' is a reduction; for an "
+             "elementwise " + info.name + " use select(a " +
+                 (info.id == Builtin::Max ? ">" : "<") + " b, a, b)");
+    return std::nullopt;
+  }
+  default:
+    sema.error(DiagCode::ArgumentKind, v.range,
+               argName(i) + " must be an integer, got " + v.describe());
+    return std::nullopt;
+  }
+}
+
+std::optional<bool> BuiltinChecker::constBool(size_t i, bool defaultValue) {
+  if (!args.get(i))
+    return defaultValue;
+  CValue v = sema.evalConst(*args.get(i), scope);
+  switch (v.kind) {
+  case CValue::Kind::Bool:
+    return v.boolValue;
+  case CValue::Kind::Error:
+    return std::nullopt;
+  case CValue::Kind::NotConst:
+    sema.error(DiagCode::NonConstantArgument, v.range,
+               argName(i) + " must be a compile-time constant");
+    return std::nullopt;
+  default:
+    sema.error(DiagCode::ArgumentKind, v.range,
+               argName(i) + " must be true or false, got " + v.describe());
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> BuiltinChecker::axisArg(size_t i, int64_t defaultValue,
+                                               const TensorType &type) {
+  int64_t axis = defaultValue;
+  SourceRange range = call.range;
+  if (args.get(i)) {
+    std::optional<int64_t> v = constInt(i);
+    if (!v)
+      return std::nullopt;
+    axis = *v;
+    range = args.get(i)->range;
+  }
+  return sema.normalizeAxis(axis, type.rank(), type, range, callName());
+}
+
+std::optional<Shape> BuiltinChecker::shapeArg(size_t i, bool allowMinusOne,
+                                              int &minusOneAt) {
+  minusOneAt = -1;
+  const syntax::Expr *e = args.get(i);
+  const auto *list = llvm::dyn_cast<syntax::ListExpr>(e);
+  if (!list) {
+    if (!llvm::isa<syntax::ErrorExpr>(e))
+      sema.error(DiagCode::ArgumentKind, e->range,
+                 argName(i) + " must be a list of dimensions, like [N, 4]");
+    return std::nullopt;
+  }
+  Shape shape;
+  for (size_t k = 0; k < list->elements.size(); ++k) {
+    bool isMinusOne = false;
+    std::optional<Dim> d =
+        sema.evalDimArg(*list->elements[k], scope, argName(i),
+                        allowMinusOne && minusOneAt < 0, isMinusOne);
+    if (!d)
+      return std::nullopt;
+    if (isMinusOne)
+      minusOneAt = k;
+    shape.push_back(*d);
+  }
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
+// The built-ins
+//===----------------------------------------------------------------------===//
+
+ExprPtr BuiltinChecker::activation() {
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  bool floatOnly = info.id != Builtin::Relu && info.id != Builtin::Abs;
+  if (x->weak && floatOnly && !isFloat(x->type.elem))
+    sema.coerceWeak(*x, ElemType::F32);
+  if (!sema.requireNumeric(*x, callName(), floatOnly))
+    return fail();
+  auto n = node(x->type);
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+ExprPtr BuiltinChecker::softmax() {
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  if (!sema.requireNumeric(*x, callName(), /*floatOnly=*/true))
+    return fail();
+  std::optional<int64_t> axis = axisArg(1, -1, x->type);
+  if (!axis)
+    return fail();
+  auto n = node(x->type);
+  n->attrs.axes = {*axis};
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+ExprPtr BuiltinChecker::reduction() {
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  if (x->weak && info.id == Builtin::Mean && !isFloat(x->type.elem))
+    sema.coerceWeak(*x, ElemType::F32);
+  if (!sema.requireNumeric(*x, callName(), info.id == Builtin::Mean))
+    return fail();
+  unsigned rank = x->type.rank();
+  std::vector<int64_t> axes;
+  if (!args.get(1)) {
+    for (unsigned a = 0; a < rank; ++a)
+      axes.push_back(a);
+  } else {
+    CValue v = sema.evalConst(*args.get(1), scope);
+    std::vector<CValue> items;
+    if (v.kind == CValue::Kind::List) {
+      items = v.list;
+    } else if (v.kind == CValue::Kind::Int) {
+      items.push_back(v);
+    } else if (v.kind == CValue::Kind::Error) {
+      return fail();
+    } else if (v.kind == CValue::Kind::NotConst) {
+      constInt(1); // Reports the non-constant argument.
+      return fail();
+    } else {
+      sema.error(DiagCode::ArgumentKind, v.range,
+                 argName(1) + " must be an integer or a list of integers, "
+                 "got " + v.describe());
+      return fail();
+    }
+    for (const CValue &item : items) {
+      if (item.kind != CValue::Kind::Int) {
+        sema.error(DiagCode::ArgumentKind, item.range,
+                   argName(1) + " must list integers, got " +
+                       item.describe());
+        return fail();
+      }
+      std::optional<int64_t> a = sema.normalizeAxis(
+          item.intValue, rank, x->type, item.range, callName());
+      if (!a)
+        return fail();
+      if (std::find(axes.begin(), axes.end(), *a) != axes.end()) {
+        sema.error(DiagCode::DuplicateAxis, item.range,
+                   "axis " + std::to_string(*a) + " is listed twice in " +
+                       argName(1));
+        return fail();
+      }
+      axes.push_back(*a);
+    }
+    std::sort(axes.begin(), axes.end());
+  }
+  std::optional<bool> keepdims = constBool(2, false);
+  if (!keepdims)
+    return fail();
+  Shape shape;
+  for (unsigned a = 0; a < rank; ++a) {
+    bool reduced = std::find(axes.begin(), axes.end(), a) != axes.end();
+    if (!reduced)
+      shape.push_back(x->type.shape[a]);
+    else if (*keepdims)
+      shape.push_back(Dim::constant(1));
+  }
+  auto n = node(TensorType(x->type.elem, std::move(shape)));
+  n->attrs.axes = std::move(axes);
+  n->attrs.keepdims = *keepdims;
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+ExprPtr BuiltinChecker::einsum() {
+  const syntax::Expr *specExpr = args.get(0);
+  const auto *spec = llvm::dyn_cast<syntax::StringLitExpr>(specExpr);
+  if (!spec) {
+    if (!llvm::isa<syntax::ErrorExpr>(specExpr))
+      sema.error(DiagCode::ArgumentKind, specExpr->range,
+                 "the first argument of 'einsum' must be a string literal "
+                 "spec, like \"bi,ij->bj\"");
+    return fail();
+  }
+  std::vector<ExprPtr> operands;
+  bool failed = false;
+  for (const syntax::Expr *e : args.extra) {
+    operands.push_back(sema.checkExpr(*e, scope));
+    failed |= isError(operands.back());
+  }
+  if (failed)
+    return fail();
+  // All operands share one element type; weak scalars adopt it.
+  Expr *strong = nullptr;
+  for (auto &op : operands)
+    if (!op->weak && !strong)
+      strong = op.get();
+  for (auto &op : operands) {
+    Expr &ref = strong ? *strong : *operands.front();
+    if (op.get() != &ref && !sema.unifyElem(ref, *op, "'einsum'", op->range))
+      return fail();
+  }
+  if (!sema.requireNumeric(*operands.front(), "'einsum'", false))
+    return fail();
+  std::vector<const Expr *> views;
+  for (auto &op : operands)
+    views.push_back(op.get());
+  EinsumSpec checked;
+  std::optional<Shape> shape =
+      sema.checkEinsum(spec->value, spec->range, views, checked);
+  if (!shape)
+    return fail();
+  auto n = node(TensorType(operands.front()->type.elem, std::move(*shape)));
+  n->attrs.einsum = std::move(checked);
+  n->operands = std::move(operands);
+  return n;
+}
+
+ExprPtr BuiltinChecker::take() {
+  ExprPtr x = value(0);
+  ExprPtr idx = value(1);
+  if (isError(x) || isError(idx))
+    return fail();
+  if (idx->weak && isInteger(idx->type.elem))
+    sema.coerceWeak(*idx, ElemType::I32);
+  if (idx->type.elem != ElemType::I32) {
+    sema.error(DiagCode::InvalidIndex, idx->range,
+               "the indices of 'take' must be an i32 tensor, got " +
+                   idx->type.str());
+    return fail();
+  }
+  std::optional<int64_t> axis = axisArg(2, 0, x->type);
+  if (!axis)
+    return fail();
+  Shape shape(x->type.shape.begin(), x->type.shape.begin() + *axis);
+  shape.insert(shape.end(), idx->type.shape.begin(), idx->type.shape.end());
+  shape.insert(shape.end(), x->type.shape.begin() + *axis + 1,
+               x->type.shape.end());
+  auto n = node(TensorType(x->type.elem, std::move(shape)));
+  n->attrs.axes = {*axis};
+  n->operands.push_back(std::move(x));
+  n->operands.push_back(std::move(idx));
+  return n;
+}
+
+ExprPtr BuiltinChecker::transpose() {
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  unsigned rank = x->type.rank();
+  std::vector<int64_t> perm;
+  if (!args.get(1)) {
+    for (unsigned a = rank; a > 0; --a)
+      perm.push_back(a - 1);
+  } else {
+    CValue v = sema.evalConst(*args.get(1), scope);
+    if (v.kind == CValue::Kind::Error)
+      return fail();
+    if (v.kind == CValue::Kind::NotConst) {
+      sema.error(DiagCode::NonConstantArgument, v.range,
+                 argName(1) + " must be a compile-time constant");
+      return fail();
+    }
+    if (v.kind != CValue::Kind::List) {
+      sema.error(DiagCode::ArgumentKind, v.range,
+                 argName(1) + " must be a list of axes, like [1, 0]; got " +
+                     v.describe());
+      return fail();
+    }
+    if (v.list.size() != rank) {
+      sema.error(DiagCode::InvalidPermutation, v.range,
+                 "perm has " + std::to_string(v.list.size()) +
+                     " entries but the operand " + x->type.str() + " has " +
+                     std::to_string(rank) + " axes");
+      return fail();
+    }
+    for (const CValue &item : v.list) {
+      if (item.kind != CValue::Kind::Int) {
+        sema.error(DiagCode::ArgumentKind, item.range,
+                   argName(1) + " must list integers, got " +
+                       item.describe());
+        return fail();
+      }
+      std::optional<int64_t> a = sema.normalizeAxis(
+          item.intValue, rank, x->type, item.range, callName());
+      if (!a)
+        return fail();
+      if (std::find(perm.begin(), perm.end(), *a) != perm.end()) {
+        sema.error(DiagCode::InvalidPermutation, item.range,
+                   "perm is not a permutation: axis " + std::to_string(*a) +
+                       " appears twice");
+        return fail();
+      }
+      perm.push_back(*a);
+    }
+  }
+  Shape shape;
+  for (int64_t a : perm)
+    shape.push_back(x->type.shape[a]);
+  auto n = node(TensorType(x->type.elem, std::move(shape)));
+  n->attrs.perm = std::move(perm);
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+/// The number of elements of a shape as a Dim (nullopt on overflow).
+static std::optional<Dim> elementCount(llvm::ArrayRef<Dim> shape) {
+  Dim total = Dim::constant(1);
+  for (const Dim &d : shape) {
+    std::optional<Dim> next = Dim::mul(total, d);
+    if (!next)
+      return std::nullopt;
+    total = std::move(*next);
+  }
+  return total;
+}
+
+ExprPtr BuiltinChecker::reshape() {
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  int minusOneAt;
+  std::optional<Shape> shape = shapeArg(1, /*allowMinusOne=*/true, minusOneAt);
+  if (!shape)
+    return fail();
+  std::optional<Dim> total = elementCount(x->type.shape);
+  Shape known = *shape;
+  if (minusOneAt >= 0)
+    known.erase(known.begin() + minusOneAt);
+  std::optional<Dim> knownCount = elementCount(known);
+  if (!total || !knownCount) {
+    sema.error(DiagCode::SizeOverflow, call.range,
+               "the element count of the reshape overflows 64-bit integers");
+    return fail();
+  }
+  if (minusOneAt >= 0) {
+    std::optional<Dim> inferred = Dim::divExact(*total, *knownCount);
+    if (!inferred || (inferred->isStatic() && inferred->getStatic() <= 0)) {
+      sema.error(DiagCode::ReshapeMismatch, args.get(1)->range,
+                 "cannot infer the -1 in the reshape of " + x->type.str() +
+                     " (" + total->str() + " elements) to " +
+                     shapeStr(*shape) + ": " + total->str() +
+                     " is not a multiple of " + knownCount->str());
+      return fail();
+    }
+    (*shape)[minusOneAt] = *inferred;
+  } else if (*total != *knownCount) {
+    sema.error(DiagCode::ReshapeMismatch, args.get(1)->range,
+               "reshape of " + x->type.str() + " (" + total->str() +
+                   " elements) to " + shapeStr(*shape) + " (" +
+                   knownCount->str() + " elements) changes the element count");
+    return fail();
+  }
+  auto n = node(TensorType(x->type.elem, *shape));
+  n->attrs.shape = std::move(*shape);
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+ExprPtr BuiltinChecker::broadcast() {
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  int minusOneAt;
+  std::optional<Shape> shape = shapeArg(1, false, minusOneAt);
+  if (!shape)
+    return fail();
+  const Shape &from = x->type.shape;
+  if (from.size() > shape->size()) {
+    sema.error(DiagCode::BroadcastToMismatch, args.get(1)->range,
+               "cannot broadcast " + x->type.str() + " to " +
+                   shapeStr(*shape) + ": the target has fewer axes");
+    return fail();
+  }
+  Dim one = Dim::constant(1);
+  size_t offset = shape->size() - from.size();
+  for (size_t a = 0; a < from.size(); ++a) {
+    const Dim &target = (*shape)[offset + a];
+    if (from[a] != target && from[a] != one) {
+      sema.error(DiagCode::BroadcastToMismatch, args.get(1)->range,
+                 "cannot broadcast " + x->type.str() + " to " +
+                     shapeStr(*shape) + ": axis " + std::to_string(a) +
+                     " has size " + from[a].str() + ", which is neither " +
+                     target.str() + " nor 1");
+      return fail();
+    }
+  }
+  auto n = node(TensorType(x->type.elem, *shape));
+  n->attrs.shape = std::move(*shape);
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+ExprPtr BuiltinChecker::concat() {
+  const syntax::Expr *listExpr = args.get(0);
+  const auto *list = llvm::dyn_cast<syntax::ListExpr>(listExpr);
+  if (!list || list->elements.empty()) {
+    if (!llvm::isa<syntax::ErrorExpr>(listExpr))
+      sema.error(DiagCode::ArgumentKind, listExpr->range,
+                 "'concat' expects a non-empty list of tensors, like "
+                 "concat([a, b], axis=0)");
+    return fail();
+  }
+  std::vector<ExprPtr> operands;
+  bool failed = false;
+  for (const auto &e : list->elements) {
+    operands.push_back(sema.checkExpr(*e, scope));
+    failed |= isError(operands.back());
+  }
+  if (failed)
+    return fail();
+  const Expr &first = *operands.front();
+  for (auto &op : operands)
+    if (op->type.isScalar()) {
+      sema.error(DiagCode::RankMismatch, op->range,
+                 "'concat' operands must have rank 1 or more, got " +
+                     op->type.str());
+      return fail();
+    }
+  std::optional<int64_t> axis = axisArg(1, 0, first.type);
+  if (!axis)
+    return fail();
+  Dim total;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Expr &op = *operands[i];
+    if (i > 0 && !sema.unifyElem(*operands[0], op, "'concat'", op.range))
+      return fail();
+    bool match = op.type.rank() == first.type.rank();
+    for (size_t a = 0; match && a < first.type.rank(); ++a)
+      match = a == static_cast<size_t>(*axis) ||
+              op.type.shape[a] == first.type.shape[a];
+    if (!match) {
+      sema.error(DiagCode::ConcatMismatch, op.range,
+                 "'concat' operand " + std::to_string(i) + " is " +
+                     op.type.str() + " but operand 0 is " + first.type.str() +
+                     "; all axes except axis " + std::to_string(*axis) +
+                     " must match");
+      return fail();
+    }
+    std::optional<Dim> sum = Dim::add(total, op.type.shape[*axis]);
+    if (!sum) {
+      sema.error(DiagCode::SizeOverflow, call.range,
+                 "the concatenated size overflows 64-bit integers");
+      return fail();
+    }
+    total = std::move(*sum);
+  }
+  Shape shape = first.type.shape;
+  shape[*axis] = total;
+  auto n = node(TensorType(first.type.elem, std::move(shape)));
+  n->attrs.axes = {*axis};
+  n->operands = std::move(operands);
+  return n;
+}
+
+ExprPtr BuiltinChecker::scan() {
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  if (!sema.requireNumeric(*x, callName(), false))
+    return fail();
+  std::optional<int64_t> axis = axisArg(1, 0, x->type);
+  if (!axis)
+    return fail();
+  auto n = node(x->type);
+  n->attrs.axes = {*axis};
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+ExprPtr BuiltinChecker::mse() {
+  ExprPtr pred = value(0);
+  ExprPtr target = value(1);
+  if (isError(pred) || isError(target))
+    return fail();
+  if (!sema.unifyElem(*pred, *target, "'mse'", call.range) ||
+      !sema.requireNumeric(*pred, callName(), true))
+    return fail();
+  if (pred->type.shape != target->type.shape) {
+    sema.error(DiagCode::LossShapeMismatch, call.range,
+               "'mse': pred is " + pred->type.str() + " but target is " +
+                   target->type.str() + "; their shapes must be equal");
+    return fail();
+  }
+  auto n = node(TensorType(pred->type.elem));
+  n->operands.push_back(std::move(pred));
+  n->operands.push_back(std::move(target));
+  return n;
+}
+
+ExprPtr BuiltinChecker::classLoss() {
+  ExprPtr logits = value(0);
+  ExprPtr labels = value(1);
+  if (isError(logits) || isError(labels))
+    return fail();
+  if (!sema.requireNumeric(*logits, callName(), true))
+    return fail();
+  if (logits->type.rank() < 1) {
+    sema.error(DiagCode::RankMismatch, logits->range,
+               callName() + " needs " + info.params[0].name +
+                   " with a class axis (rank 1 or more), got " +
+                   logits->type.str());
+    return fail();
+  }
+  if (labels->weak && isInteger(labels->type.elem))
+    sema.coerceWeak(*labels, ElemType::I32);
+  if (labels->type.elem != ElemType::I32) {
+    sema.error(DiagCode::InvalidElementType, labels->range,
+               callName() + ": labels must be i32 class ids, got " +
+                   labels->type.str());
+    return fail();
+  }
+  Shape expected(logits->type.shape.begin(), logits->type.shape.end() - 1);
+  if (labels->type.shape != expected) {
+    sema.error(DiagCode::LossShapeMismatch, labels->range,
+               callName() + ": labels " + labels->type.str() +
+                   " do not match " + info.params[0].name + " " +
+                   logits->type.str() + "; expected labels of shape " +
+                   shapeStr(expected));
+    return fail();
+  }
+  auto n = node(TensorType(logits->type.elem));
+  n->operands.push_back(std::move(logits));
+  n->operands.push_back(std::move(labels));
+  return n;
+}
+
+ExprPtr BuiltinChecker::select() {
+  ExprPtr cond = value(0);
+  ExprPtr a = value(1);
+  ExprPtr b = value(2);
+  if (isError(cond) || isError(a) || isError(b))
+    return fail();
+  if (cond->type.elem != ElemType::Bool) {
+    sema.error(DiagCode::InvalidElementType, cond->range,
+               "the condition of 'select' must be bool, got " +
+                   cond->type.str() + "; compare it, e.g. x > 0");
+    return fail();
+  }
+  if (!sema.unifyElem(*a, *b, "'select'", call.range))
+    return fail();
+  std::optional<Shape> ab =
+      sema.broadcastShapes(a->type, b->type, "'select'", call.range);
+  if (!ab)
+    return fail();
+  std::optional<Shape> shape = sema.broadcastShapes(
+      cond->type, TensorType(a->type.elem, *ab), "'select'", call.range);
+  if (!shape)
+    return fail();
+  auto n = node(TensorType(a->type.elem, std::move(*shape)));
+  n->weak = false;
+  n->operands.push_back(std::move(cond));
+  n->operands.push_back(std::move(a));
+  n->operands.push_back(std::move(b));
+  return n;
+}
+
+ExprPtr BuiltinChecker::cast() {
+  if (!call.hasTypeArg) {
+    sema.error(DiagCode::TypeArgument, call.calleeRange,
+               "'cast' needs a target element type: cast<f32>(x)");
+    return fail();
+  }
+  if (!call.typeArg.dims.empty()) {
+    sema.error(DiagCode::TypeArgument, call.typeArg.range,
+               "'cast' takes an element type, not a tensor type; write cast<" +
+                   elemTypeName(call.typeArg.elem).str() + ">(x)");
+    return fail();
+  }
+  ExprPtr x = value(0);
+  if (isError(x))
+    return fail();
+  auto n = node(TensorType(call.typeArg.elem, x->type.shape));
+  n->attrs.castTo = call.typeArg.elem;
+  n->operands.push_back(std::move(x));
+  return n;
+}
+
+ExprPtr BuiltinChecker::full() {
+  int minusOneAt;
+  std::optional<Shape> shape = shapeArg(0, false, minusOneAt);
+  if (!shape)
+    return fail();
+  ExprPtr v = value(1);
+  if (isError(v))
+    return fail();
+  if (!v->type.isScalar()) {
+    sema.error(DiagCode::RankMismatch, v->range,
+               "the value of 'full' must be a scalar, got " + v->type.str());
+    return fail();
+  }
+  auto n = node(TensorType(v->type.elem, *shape));
+  n->attrs.shape = std::move(*shape);
+  n->operands.push_back(std::move(v));
+  return n;
+}
+
+ExprPtr BuiltinChecker::iota() {
+  bool isMinusOne;
+  std::optional<Dim> d =
+      sema.evalDimArg(*args.get(0), scope, argName(0), false, isMinusOne);
+  if (!d)
+    return fail();
+  auto n = node(TensorType(ElemType::I32, {*d}));
+  n->attrs.shape = {*d};
+  return n;
+}
+
+ExprPtr BuiltinChecker::run() {
+  if (!bind())
+    return fail();
+  switch (info.id) {
+  case Builtin::Relu: case Builtin::Gelu: case Builtin::Sigmoid:
+  case Builtin::Tanh: case Builtin::Silu: case Builtin::Exp: case Builtin::Log:
+  case Builtin::Sqrt: case Builtin::Rsqrt: case Builtin::Abs:
+    return activation();
+  case Builtin::Softmax: case Builtin::LogSoftmax:
+    return softmax();
+  case Builtin::Sum: case Builtin::Mean: case Builtin::Max: case Builtin::Min:
+    return reduction();
+  case Builtin::Einsum:
+    return einsum();
+  case Builtin::MatMul:
+    return fail(); // Only the operator; never looked up by name.
+  case Builtin::Take:
+    return take();
+  case Builtin::Transpose:
+    return transpose();
+  case Builtin::Reshape:
+    return reshape();
+  case Builtin::Broadcast:
+    return broadcast();
+  case Builtin::Concat:
+    return concat();
+  case Builtin::Cumsum: case Builtin::Cummax:
+    return scan();
+  case Builtin::Mse:
+    return mse();
+  case Builtin::CrossEntropy: case Builtin::Nll:
+    return classLoss();
+  case Builtin::Select:
+    return select();
+  case Builtin::Cast:
+    return cast();
+  case Builtin::Full:
+    return full();
+  case Builtin::Iota:
+    return iota();
+  }
+  return fail();
+}
+
+ExprPtr Sema::checkBuiltinCall(const BuiltinInfo &info,
+                               const syntax::CallExpr &e, Scope &scope) {
+  return BuiltinChecker(*this, info, e, scope).run();
+}
