@@ -2,6 +2,11 @@
 
 #include "accy/Pipeline/Registration.h"
 
+#include "accy/Stages/Dispatch/Passes.h"
+#include "accy/Stages/Kernel/Passes.h"
+#include "accy/Stages/Memory/Passes.h"
+#include "accy/Stages/Target/Passes.h"
+
 #include "accy/Dialect/Choir/IR/Choir.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -76,4 +81,12 @@ void accy::registerAccyPasses() {
   mlir::registerLinalgPasses();
   mlir::memref::registerMemRefPasses();
   mlir::registerSCFPasses();
+
+  // The backend stages: dispatch, memory, kernel, target.
+  accy::dispatch::registerDispatchPasses();
+  accy::dispatch::registerDispatchPipeline();
+  accy::memory::registerMemoryPasses();
+  accy::memory::registerMemoryPipeline();
+  accy::kernel::registerKernelPasses();
+  accy::kernel::registerKernelPipeline();
 }

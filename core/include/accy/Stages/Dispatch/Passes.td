@@ -1,0 +1,75 @@
+//===- Passes.td - Passes of the dispatch stage ------------*- tablegen -*-===//
+//
+// The dispatch stage turns the tensor product (linalg on tensors) into
+// dispatch regions: groups of ops that become one GPU launch, each with a
+// schedule and its tile and launch sizes per target.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_STAGES_DISPATCH_PASSES
+#define ACCY_STAGES_DISPATCH_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def FormDispatches : Pass<"accy-choir-form-dispatches", "mlir::ModuleOp"> {
+  let summary = "Fuse elementwise producers into their consumers and mark "
+                "dispatch roots";
+  let description = [{
+    Works on every kernel module (`accy.kernel`) at or below the anchor.
+    Named linalg ops other than `linalg.fill` are generalized, then upstream
+    elementwise fusion (`populateElementwiseOpsFusionPatterns`) runs with an
+    Accy cost model: an all-parallel producer is fused into a consumer that
+    reads it through a permutation map (no recomputation blow-up through a
+    broadcast). A producer with several such consumers is duplicated into
+    each of them when its body has at most `max-recompute-ops` ops and no
+    other user keeps it alive (softmax recomputes `exp(x - max)` instead of
+    storing it).
+
+    Every linalg op that remains is a dispatch root and gets
+    `accy.dispatch = {id = N : i64, kind = "elementwise"|"reduction"|
+    "contraction"}`; a `linalg.fill` whose only user is the init of a
+    reduction/contraction root is part of that root's dispatch and gets
+    `accy.dispatch = {id = N, role = "init"}`. Ids follow program order.
+  }];
+  let options = [
+    Option<"maxRecomputeOps", "max-recompute-ops", "unsigned", /*default=*/"8",
+           "Largest producer body (in ops) duplicated into several consumers">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
+  let summary = "Choose each dispatch's schedule and tile/launch sizes per "
+                "target profile";
+  let description = [{
+    For every dispatch root (see `accy-choir-form-dispatches`; an op without
+    `accy.dispatch` is given one) chooses a schedule:
+      - `elementwise`: all loops parallel; one thread per point, 1-D blocks;
+      - `row-reduction`: reduction whose innermost loop reduces with a
+        combiner that has a neutral element (add, mul, max, min, and, or,
+        xor); one block per output point, threads stride the reduction and
+        combine through subgroup shuffles and shared memory;
+      - `thread-reduction`: any other reduction; one thread per output point
+        reduces serially;
+      - `tiled-contraction`: a contraction with one M, one N and one K
+        dimension (plus batch dimensions); square output tiles per block, K
+        staged through shared memory;
+    and, per target of `targets`, the block size, tiles, shared memory and
+    subgroup size, recorded as
+    `accy.plan = {schedule = "...", combiner = "...", targets = {sm_90 = {
+    block = array<i64: x, y, z>, tile = array<i64: ...>,
+    workgroup_memory = B : i64, subgroup = S : i64}, host = {...}}}`
+    on the root. The kernel module gets `accy.targets = ["sm_90", ...]`
+    (canonical order) and `accy.dispatches`, the list of the plans in
+    dispatch order. All of it is a pure function of the IR and the option.
+  }];
+  let options = [
+    Option<"targets", "targets", "std::string",
+           /*default=*/"\"sm_90,gfx942,host\"",
+           "Comma-separated target profiles (sm_80, sm_90, gfx90a, gfx942, "
+           "host)">,
+  ];
+}
+
+#endif // ACCY_STAGES_DISPATCH_PASSES

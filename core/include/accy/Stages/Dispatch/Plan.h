@@ -1,0 +1,145 @@
+//===- Plan.h - The dispatch plan shared by the backend stages --*- C++ -*-===//
+//
+// The names of the attributes through which the dispatch, memory, kernel and
+// target stages hand their plans to each other, and the schedule planner
+// itself (the memory stage plans the copies bufferization introduces with
+// the same function, so that every kernel of the product is planned alike).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_STAGES_DISPATCH_PLAN_H
+#define ACCY_STAGES_DISPATCH_PLAN_H
+
+#include "accy/Target/TargetProfile.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <optional>
+
+namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
+} // namespace mlir
+
+namespace accy {
+
+//===----------------------------------------------------------------------===//
+// Attribute names
+//===----------------------------------------------------------------------===//
+
+/// On a kernel module: the kernel's name.
+inline constexpr llvm::StringLiteral kKernelAttr = "accy.kernel";
+/// On the kernel's entry function.
+inline constexpr llvm::StringLiteral kEntryAttr = "accy.entry";
+/// On an output argument of the entry: the result index it holds.
+inline constexpr llvm::StringLiteral kResultAttr = "accy.result";
+/// On a dispatch root or a fill that initialises one:
+/// `{id = N : i64, kind = "...", role = "init"?}`.
+inline constexpr llvm::StringLiteral kDispatchAttr = "accy.dispatch";
+/// On a dispatch root: its schedule and per-target sizes.
+inline constexpr llvm::StringLiteral kPlanAttr = "accy.plan";
+/// On a kernel module: the planned targets, in canonical order.
+inline constexpr llvm::StringLiteral kTargetsAttr = "accy.targets";
+/// On a kernel module: every dispatch's plan, in dispatch order.
+inline constexpr llvm::StringLiteral kDispatchesAttr = "accy.dispatches";
+/// On a kernel module: the buffer plan of the memory stage.
+inline constexpr llvm::StringLiteral kMemoryAttr = "accy.memory";
+/// On an allocation: its buffer id in the memory plan.
+inline constexpr llvm::StringLiteral kBufferAttr = "accy.buffer";
+/// On a kernel module: the summary of every generated kernel.
+inline constexpr llvm::StringLiteral kKernelsAttr = "accy.kernels";
+/// On a launch function: the target it launches on.
+inline constexpr llvm::StringLiteral kLaunchTargetAttr = "accy.launch_target";
+/// On a launch function: what each launch is, in launch order.
+inline constexpr llvm::StringLiteral kLaunchesAttr = "accy.launches";
+/// On a gpu.module: the target its kernels were generated for.
+inline constexpr llvm::StringLiteral kGPUModuleTargetAttr = "accy.target";
+/// On a kernel module of the target product: the host object.
+inline constexpr llvm::StringLiteral kHostObjectAttr = "accy.host_object";
+/// In a gpu.object's properties: the optimized LLVM bitcode.
+inline constexpr llvm::StringLiteral kBitcodeProperty = "accy.bitcode";
+/// Name of the nested module holding the host version of a kernel.
+inline constexpr llvm::StringLiteral kHostModuleName = "host";
+
+//===----------------------------------------------------------------------===//
+// Kernel modules
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn` on `root` if it is a kernel module, else on each kernel module
+/// directly nested in it, in order. Returns failure if any call failed (all
+/// are made, so every kernel reports its diagnostics).
+mlir::LogicalResult
+forEachKernelModule(mlir::ModuleOp root,
+                    llvm::function_ref<mlir::LogicalResult(mlir::ModuleOp)> fn);
+
+/// The entry function of a kernel module (the func.func with `accy.entry`, or
+/// the one named after the kernel); emits an error and returns null if there
+/// is none.
+mlir::func::FuncOp getKernelEntry(mlir::ModuleOp kernel);
+
+/// The kernel's name (`accy.kernel`, else the module's symbol name).
+llvm::StringRef getKernelName(mlir::ModuleOp kernel);
+
+/// The targets recorded by the planner on a kernel module; emits an error if
+/// the attribute is missing or names an unknown target.
+mlir::FailureOr<llvm::SmallVector<const target::TargetProfile *>>
+getPlannedTargets(mlir::ModuleOp kernel);
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+enum class Schedule { Elementwise, RowReduction, ThreadReduction, TiledContraction };
+
+llvm::StringRef stringifySchedule(Schedule schedule);
+std::optional<Schedule> symbolizeSchedule(llvm::StringRef name);
+
+/// How a dispatch root is classified, with what the schedules need.
+struct DispatchShape {
+  Schedule schedule = Schedule::Elementwise;
+  /// For row reductions: the combiner op of the (single) output, e.g.
+  /// arith.addf.
+  mlir::Operation *combiner = nullptr;
+  /// For tiled contractions: the M, N, K loop and the batch loops, and which
+  /// input is the M x K (lhs) and the K x N (rhs) operand.
+  int64_t mDim = -1, nDim = -1, kDim = -1;
+  llvm::SmallVector<unsigned> batchDims;
+  int64_t lhsInput = -1, rhsInput = -1;
+};
+
+/// Classifies a linalg op on tensors or buffers (see
+/// `accy-choir-plan-schedule` for the rules).
+DispatchShape classifyDispatch(mlir::linalg::LinalgOp op);
+
+/// The combiner name recorded in plans ("addf", "maximumf", ...): the op
+/// name without its dialect.
+std::string combinerName(mlir::Operation *combiner);
+
+/// The plan of `op` for `targets`: `{schedule, combiner?, targets = {...}}`.
+mlir::DictionaryAttr
+planDispatch(mlir::linalg::LinalgOp op,
+             llvm::ArrayRef<const target::TargetProfile *> targets);
+
+/// The per-target part of a plan, or null.
+mlir::DictionaryAttr getTargetPlan(mlir::Operation *root,
+                                   llvm::StringRef target);
+
+/// Reads an integer (i64) entry or an `array<i64>` entry of a plan.
+std::optional<int64_t> getPlanInt(mlir::DictionaryAttr plan,
+                                  llvm::StringRef key);
+llvm::SmallVector<int64_t> getPlanArray(mlir::DictionaryAttr plan,
+                                        llvm::StringRef key);
+
+/// The dispatch id of an op (`accy.dispatch = {id = N}`), or -1.
+int64_t getDispatchId(mlir::Operation *op);
+/// True for a fill folded into its dispatch root (`role = "init"`).
+bool isDispatchInit(mlir::Operation *op);
+
+} // namespace accy
+
+#endif // ACCY_STAGES_DISPATCH_PLAN_H

@@ -1,0 +1,66 @@
+//===- Passes.td - Passes of the kernel stage --------------*- tablegen -*-===//
+//
+// The kernel stage maps every planned dispatch to GPU blocks and threads,
+// outlines the kernels into one gpu.module per target, and keeps a host (CPU)
+// version of the kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_STAGES_KERNEL_PASSES
+#define ACCY_STAGES_KERNEL_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def SplitTargets : Pass<"accy-choir-split-targets", "mlir::ModuleOp"> {
+  let summary = "Make one launch function per GPU target and the host version";
+  let description = [{
+    For each GPU target in `accy.targets`, clones the bufferized entry into a
+    launch function `@<kernel>__<target>` (`accy.launch_target`), where
+    intermediate buffers become `gpu.alloc`/`gpu.dealloc`. When `host` is a
+    target, the entry moves into a nested `builtin.module @host` as the host
+    version: `func.func @<kernel>` with `llvm.emit_c_interface`, its linalg
+    ops lowered to loops.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
+  let summary = "Map every dispatch of the launch functions to GPU blocks and "
+                "threads per its plan";
+  let description = [{
+    In each launch function, every linalg op is replaced per the schedule in
+    its `accy.plan` for the function's target:
+      - `elementwise`: upstream `linalgOpToParallelLoops`, the loops collapsed
+        to one dimension and tiled by the block size (`tileParallelLoop`), and
+        mapped to blocks and threads with `#gpu.loop_dim_map`; the upstream
+        `convert-parallel-loops-to-gpu` that follows makes the `gpu.launch`;
+      - `row-reduction`, `thread-reduction`, `tiled-contraction`: a
+        `gpu.launch` built directly (strided per-thread reduction, subgroup
+        shuffles and a shared-memory combine; shared-memory staged tiles).
+    A `linalg.fill` that initialises a reduction or contraction
+    (`role = "init"`) is folded into that kernel. Each launch is tagged with
+    `accy.launch = {dispatch, schedule, ...}` for the kernel summary.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def GroupKernels : Pass<"accy-choir-group-kernels", "mlir::ModuleOp"> {
+  let summary = "Gather outlined kernels into one gpu.module per target and "
+                "summarise them";
+  let description = [{
+    After `gpu-kernel-outlining`: moves the kernels of each launch function
+    into `gpu.module @<target>` (named after the target, `accy.target`),
+    names them `<kernel>_k<N>` in launch order, sets `gpu.container_module`,
+    and records `accy.kernels`: per target, in launch order, each kernel's
+    name, dispatch, schedule, block size, grid size (an affine map over the
+    entry's argument dimensions), shared memory, and arguments (which entry
+    argument, intermediate buffer or dimension expression each one is).
+  }];
+}
+
+#endif // ACCY_STAGES_KERNEL_PASSES

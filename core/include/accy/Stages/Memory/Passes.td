@@ -1,0 +1,52 @@
+//===- Passes.td - Passes of the memory stage --------------*- tablegen -*-===//
+//
+// The memory stage bufferizes the dispatch product with upstream one-shot
+// bufferization and plans every buffer: memory space, alignment, reuse and
+// deallocation.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_STAGES_MEMORY_PASSES
+#define ACCY_STAGES_MEMORY_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ProtectInputs : Pass<"accy-choir-protect-inputs", "mlir::ModuleOp"> {
+  let summary = "Mark kernel inputs read-only for bufferization";
+  let description = [{
+    Sets `bufferization.writable = false` on every argument of the kernel
+    entry (`accy.entry`) that is not an output (`accy.result`), so that
+    one-shot bufferization never writes into a caller's input buffer.
+  }];
+}
+
+def PlanBuffers : Pass<"accy-choir-plan-buffers", "mlir::ModuleOp"> {
+  let summary = "Plan memory spaces, alignment, reuse and deallocation of "
+                "every buffer";
+  let description = [{
+    Runs on bufferized kernel entries (`(memref ins..., memref outs...) ->
+    ()`):
+      - `memref.copy` becomes `linalg.copy` (a planned elementwise dispatch),
+        so that every data movement is a kernel;
+      - every argument gets `memref.assume_alignment` (`argument-alignment`
+        bytes, the ABI guarantee documented in docs/abi.md);
+      - every intermediate `memref.alloc` gets `alignment =
+        buffer-alignment`; an allocation whose live range starts after
+        another one of the same type and size ended reuses it (first fit, in
+        program order);
+      - a `memref.dealloc` follows the last use of each allocation.
+    The plan is recorded as `accy.buffer = N : i64` on each allocation and
+    `accy.memory = {arguments = [...], buffers = [...]}` on the kernel
+    module; allocations must sit in the entry block (the tensor contract has
+    no control flow), anything else is reported as an error.
+  }];
+  let options = [
+    Option<"argumentAlignment", "argument-alignment", "unsigned",
+           /*default=*/"16", "Alignment in bytes asserted on arguments">,
+    Option<"bufferAlignment", "buffer-alignment", "unsigned",
+           /*default=*/"64", "Alignment in bytes of intermediate buffers">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+#endif // ACCY_STAGES_MEMORY_PASSES

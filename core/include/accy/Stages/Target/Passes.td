@@ -1,0 +1,92 @@
+//===- Passes.td - Passes of the target stage --------------*- tablegen -*-===//
+//
+// The target stage legalizes and lowers the kernel product for each backend
+// (NVVM for sm_*, ROCDL for gfx*, LLVM for the host) and serializes PTX,
+// HSACO and the host object into the product.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_STAGES_TARGET_PASSES
+#define ACCY_STAGES_TARGET_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def SelectTargets : Pass<"accy-choir-select-targets", "mlir::ModuleOp"> {
+  let summary = "Keep the code of the requested targets only";
+  let description = [{
+    With a non-empty `targets`, drops the gpu.modules, launch functions and
+    host module of targets not listed, and reports a requested target the
+    kernel product has no code for (it was not planned by the dispatch
+    stage).
+  }];
+  let options = [
+    Option<"targets", "targets", "std::string", /*default=*/"\"\"",
+           "Comma-separated targets to keep (empty: all in the product)">,
+  ];
+}
+
+def LegalizeMath : Pass<"accy-choir-legalize-math", "mlir::ModuleOp"> {
+  let summary = "Rewrite math ops into self-contained arithmetic, the same "
+                "way on every target";
+  let description = [{
+    Expands `math` ops that have no native lowering on some backend into
+    polynomial approximations (upstream
+    `populateMathPolynomialApproximationPatterns` for exp, log, log1p, log2,
+    expm1, tanh, erf, atan, atan2, sin, cos, cbrt, ...) and upstream math
+    expansions (powf, fpowi, exp2, sinh, cosh, ..., and fma into mul+add, so
+    that no target needs a libm `fmaf`). What remains (sqrt, rsqrt, absf,
+    copysign, floor, ceil, ...) lowers to instructions on every backend. Any
+    other math op is reported by name. The host and the GPU targets get the
+    same arithmetic, so their results agree closely.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def ConvertGPUToNVVM : Pass<"accy-choir-convert-gpu-to-nvvm",
+                            "mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module with an NVVM target to the LLVM and NVVM "
+                "dialects, without libdevice";
+  let description = [{
+    The upstream GPU-to-NVVM patterns, with math ops first lowered to LLVM
+    intrinsics that the NVPTX backend selects itself (sqrt, fabs, floor, ...)
+    rather than to `__nv_*` libdevice calls, and the legality of those
+    intrinsics restored. `gpu.block_dim` folds to the kernel's known block
+    size. Skips gpu.modules whose target is not `#nvvm.target`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::NVVM::NVVMDialect"];
+}
+
+def ConvertGPUToROCDL : Pass<"accy-choir-convert-gpu-to-rocdl",
+                             "mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module with a ROCDL target to the LLVM and ROCDL "
+                "dialects, without ROCm device libraries";
+  let description = [{
+    The upstream GPU-to-ROCDL patterns, with math ops lowered to LLVM
+    intrinsics rather than `__ocml_*` calls, and `gpu.block_dim` folded to
+    the kernel's known block size (its generic lowering calls OCKL). Kernels
+    get `rocdl.reqd_work_group_size`/`rocdl.flat_work_group_size` from their
+    known block size. Skips gpu.modules whose target is not `#rocdl.target`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::ROCDL::ROCDLDialect"];
+}
+
+def Serialize : Pass<"accy-choir-serialize", "mlir::ModuleOp"> {
+  let summary = "Compile lowered gpu.modules and the host module into "
+                "artifacts";
+  let description = [{
+    Each gpu.module (LLVM/NVVM/ROCDL dialect, with its target attribute)
+    becomes `gpu.binary @<target>` holding one `#gpu.object`: PTX text
+    (`assembly`) for NVVM targets, an AMDGPU code object (`bin`, linked with
+    ld.lld) for ROCDL targets; its `properties` keep the optimized LLVM
+    bitcode (`accy.bitcode`) from which whole-file artifacts are linked. The
+    host module (`builtin.module @host`, LLVM dialect) becomes the
+    `accy.host_object` attribute of the kernel module (an x86-64 ELF
+    relocatable object plus its bitcode). The output is checked: no
+    undefined external function may remain in device code.
+  }];
+}
+
+#endif // ACCY_STAGES_TARGET_PASSES

@@ -1,0 +1,174 @@
+//===- FormDispatches.cpp - Dispatch regions with elementwise fusion ------===//
+//
+// A dispatch is one linalg root plus the elementwise producers fused into
+// it; each becomes one GPU launch. Fusion itself is upstream's elementwise
+// fusion; what is Accy's own is the cost model (no recomputation through
+// broadcasts, small producers duplicated into each consumer) and the
+// marking of roots.
+//
+//===----------------------------------------------------------------------===//
+
+#include "accy/Stages/Dispatch/Passes.h"
+#include "accy/Stages/Dispatch/Plan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace accy::dispatch {
+#define GEN_PASS_DEF_FORMDISPATCHES
+#include "accy/Stages/Dispatch/Passes.h.inc"
+} // namespace accy::dispatch
+
+using namespace mlir;
+using namespace accy;
+
+namespace {
+
+/// A consumer reads `operand` once per element of the producer when the
+/// indexing map is a permutation: fusing then never recomputes a producer
+/// element more than once per consumer.
+bool readsOncePerElement(OpOperand *operand) {
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  return consumer && consumer.isDpsInput(operand) &&
+         consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+bool isElementwiseGeneric(linalg::GenericOp op) {
+  return op.getNumReductionLoops() == 0 && op.getNumDpsInits() == 1 &&
+         op.hasPureTensorSemantics();
+}
+
+/// Clones a small elementwise producer for each of its consumers but the
+/// first, when every use is a fusible read. Upstream fusion keeps a
+/// multi-use producer alive as an extra result of the fused op; a private
+/// copy per consumer lets each fusion consume its producer completely.
+void duplicateSharedProducers(func::FuncOp func, unsigned maxOps) {
+  SmallVector<linalg::GenericOp> generics;
+  func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  IRRewriter rewriter(func.getContext());
+  // Consumers before producers, so that a chain duplicates in one sweep.
+  for (linalg::GenericOp producer : llvm::reverse(generics)) {
+    if (!isElementwiseGeneric(producer))
+      continue;
+    Value result = producer->getResult(0);
+    if (result.hasOneUse() || result.use_empty())
+      continue;
+    if (producer.getBlock()->getOperations().size() - 1 > maxOps)
+      continue;
+    if (!llvm::all_of(result.getUses(), [](OpOperand &use) {
+          return readsOncePerElement(&use);
+        }))
+      continue;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : result.getUses())
+      uses.push_back(&use);
+    // Keep the original for the first use in program order.
+    llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+      if (a->getOwner() == b->getOwner())
+        return a->getOperandNumber() < b->getOperandNumber();
+      return a->getOwner()->isBeforeInBlock(b->getOwner());
+    });
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      rewriter.setInsertionPoint(use->getOwner());
+      Operation *copy = rewriter.clone(*producer);
+      rewriter.modifyOpInPlace(use->getOwner(),
+                               [&] { use->set(copy->getResult(0)); });
+    }
+  }
+}
+
+LogicalResult generalizeNamedOps(func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> named;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp, linalg::FillOp>(op))
+      named.push_back(op);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    // Ops that do not generalize stay named; they are dispatch roots.
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
+  return success();
+}
+
+StringRef dispatchKind(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return "elementwise";
+  if (linalg::isaContractionOpInterface(op))
+    return "contraction";
+  return "reduction";
+}
+
+struct FormDispatchesPass
+    : public accy::dispatch::impl::FormDispatchesBase<FormDispatchesPass> {
+  using Base::Base;
+
+  LogicalResult formDispatches(ModuleOp kernel) {
+    func::FuncOp entry = getKernelEntry(kernel);
+    if (!entry)
+      return failure();
+    if (failed(generalizeNamedOps(entry)))
+      return failure();
+    duplicateSharedProducers(entry, maxRecomputeOps);
+
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    linalg::ControlFusionFn control = [](OpOperand *operand) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      return producer && isElementwiseGeneric(producer) &&
+             operand->get().hasOneUse() && readsOncePerElement(operand);
+    };
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    if (failed(applyPatternsAndFoldGreedily(entry, std::move(patterns))))
+      return entry.emitError("elementwise fusion did not converge");
+
+    // Number the roots in program order; fold the fills that only
+    // initialise a reduction or contraction into that root's dispatch.
+    Builder b(ctx);
+    int64_t next = 0;
+    SmallVector<linalg::LinalgOp> ops;
+    entry.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    llvm::DenseSet<Operation *> inits;
+    for (linalg::LinalgOp op : ops) {
+      if (!isa<linalg::FillOp>(op) || op->getNumResults() != 1 ||
+          !op->getResult(0).hasOneUse())
+        continue;
+      OpOperand &use = *op->getResult(0).getUses().begin();
+      auto root = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      if (root && root.isDpsInit(&use) && root.getNumReductionLoops() > 0)
+        inits.insert(op);
+    }
+    for (linalg::LinalgOp op : ops) {
+      if (inits.contains(op))
+        continue;
+      int64_t id = next++;
+      op->setAttr(kDispatchAttr,
+                  b.getDictionaryAttr(
+                      {b.getNamedAttr("id", b.getI64IntegerAttr(id)),
+                       b.getNamedAttr("kind",
+                                      b.getStringAttr(dispatchKind(op)))}));
+      for (Value init : op.getDpsInits())
+        if (Operation *fill = init.getDefiningOp(); fill && inits.contains(fill))
+          fill->setAttr(kDispatchAttr,
+                        b.getDictionaryAttr(
+                            {b.getNamedAttr("id", b.getI64IntegerAttr(id)),
+                             b.getNamedAttr("role", b.getStringAttr("init"))}));
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
+          return formDispatches(kernel);
+        })))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,345 @@
+//===- Plan.cpp - Dispatch classification and schedule planning -----------===//
+
+#include "accy/Stages/Dispatch/Plan.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace accy;
+using target::TargetProfile;
+
+//===----------------------------------------------------------------------===//
+// Kernel modules
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+accy::forEachKernelModule(ModuleOp root,
+                          llvm::function_ref<LogicalResult(ModuleOp)> fn) {
+  if (root->hasAttr(kKernelAttr))
+    return fn(root);
+  bool failed = false;
+  for (auto kernel : llvm::make_early_inc_range(root.getOps<ModuleOp>()))
+    if (kernel->hasAttr(kKernelAttr))
+      failed |= mlir::failed(fn(kernel));
+  return mlir::failure(failed);
+}
+
+StringRef accy::getKernelName(ModuleOp kernel) {
+  if (auto name = kernel->getAttrOfType<StringAttr>(kKernelAttr))
+    return name.getValue();
+  return kernel.getSymName().value_or("kernel");
+}
+
+func::FuncOp accy::getKernelEntry(ModuleOp kernel) {
+  func::FuncOp byName;
+  for (auto func : kernel.getOps<func::FuncOp>()) {
+    if (func->hasAttr(kEntryAttr))
+      return func;
+    if (func.getSymName() == getKernelName(kernel))
+      byName = func;
+  }
+  if (!byName)
+    kernel.emitError() << "kernel module '" << getKernelName(kernel)
+                       << "' has no entry function (a func.func with '"
+                       << kEntryAttr << "')";
+  return byName;
+}
+
+FailureOr<SmallVector<const TargetProfile *>>
+accy::getPlannedTargets(ModuleOp kernel) {
+  auto names = kernel->getAttrOfType<ArrayAttr>(kTargetsAttr);
+  if (!names)
+    return kernel.emitError() << "kernel module '" << getKernelName(kernel)
+                              << "' has no '" << kTargetsAttr
+                              << "': run the dispatch stage first";
+  SmallVector<const TargetProfile *> result;
+  for (Attribute name : names) {
+    auto str = dyn_cast<StringAttr>(name);
+    if (!str)
+      return kernel.emitError() << "'" << kTargetsAttr
+                                << "' must be an array of strings";
+    llvm::Expected<const TargetProfile &> profile =
+        target::lookupTargetProfile(str.getValue());
+    if (!profile)
+      return kernel.emitError() << llvm::toString(profile.takeError());
+    result.push_back(&*profile);
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Classification
+//===----------------------------------------------------------------------===//
+
+StringRef accy::stringifySchedule(Schedule schedule) {
+  switch (schedule) {
+  case Schedule::Elementwise:
+    return "elementwise";
+  case Schedule::RowReduction:
+    return "row-reduction";
+  case Schedule::ThreadReduction:
+    return "thread-reduction";
+  case Schedule::TiledContraction:
+    return "tiled-contraction";
+  }
+  llvm_unreachable("unknown schedule");
+}
+
+std::optional<Schedule> accy::symbolizeSchedule(StringRef name) {
+  for (Schedule s : {Schedule::Elementwise, Schedule::RowReduction,
+                     Schedule::ThreadReduction, Schedule::TiledContraction})
+    if (stringifySchedule(s) == name)
+      return s;
+  return std::nullopt;
+}
+
+std::string accy::combinerName(Operation *combiner) {
+  return combiner->getName().stripDialect().str();
+}
+
+/// Finds the contraction operands: the input that depends on M and K but not
+/// N (lhs) and the one that depends on K and N but not M (rhs).
+static bool matchContraction(linalg::LinalgOp op, DispatchShape &shape) {
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 2 ||
+      !linalg::isaContractionOpInterface(op))
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return false;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return false;
+  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<ShapedType>(input->get().getType()))
+      return false;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool usesM = map.isFunctionOfDim(m), usesN = map.isFunctionOfDim(n),
+         usesK = map.isFunctionOfDim(k);
+    int64_t index = input->getOperandNumber();
+    if (usesM && usesK && !usesN)
+      shape.lhsInput = index;
+    else if (usesN && usesK && !usesM)
+      shape.rhsInput = index;
+  }
+  if (shape.lhsInput < 0 || shape.rhsInput < 0)
+    return false;
+  shape.mDim = m;
+  shape.nDim = n;
+  shape.kDim = k;
+  shape.batchDims.assign(dims->batch.begin(), dims->batch.end());
+  return true;
+}
+
+/// True when the fastest-varying dimension of the largest input is indexed
+/// by a reduction loop: threads striding the reduction then read adjacent
+/// elements.
+static bool reducesContiguously(linalg::LinalgOp op) {
+  OpOperand *widest = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<ShapedType>(input->get().getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    if (!widest ||
+        type.getRank() > cast<ShapedType>(widest->get().getType()).getRank())
+      widest = input;
+  }
+  if (!widest)
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(widest);
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!last)
+    return false;
+  return linalg::isReductionIterator(
+      op.getIteratorTypesArray()[last.getPosition()]);
+}
+
+DispatchShape accy::classifyDispatch(linalg::LinalgOp op) {
+  DispatchShape shape;
+  if (op.getNumReductionLoops() == 0)
+    return shape;
+  if (matchContraction(op, shape)) {
+    shape.schedule = Schedule::TiledContraction;
+    return shape;
+  }
+  shape.schedule = Schedule::ThreadReduction;
+  if (op.getNumDpsInits() != 1 || !op.getBlock())
+    return shape;
+  SmallVector<Operation *, 4> combiners;
+  Value reduced = matchReduction(op.getRegionOutputArgs(), 0, combiners);
+  if (!reduced || combiners.size() != 1 ||
+      combiners[0]->getNumOperands() != 2 ||
+      combiners[0]->getNumResults() != 1 ||
+      !arith::getNeutralElement(combiners[0]))
+    return shape;
+  // Subgroup shuffles move 32-bit values.
+  Type accType = combiners[0]->getResult(0).getType();
+  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() != 32)
+    return shape;
+  // The combined value must be what the payload yields.
+  Operation *yield = op.getBlock()->getTerminator();
+  if (yield->getOperand(0) != combiners[0]->getResult(0))
+    return shape;
+  if (!reducesContiguously(op))
+    return shape;
+  shape.schedule = Schedule::RowReduction;
+  shape.combiner = combiners[0];
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
+// Planning
+//===----------------------------------------------------------------------===//
+
+static int64_t elementBytes(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isIntOrIndexOrFloat() && !element.isIndex())
+    return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+  return 8;
+}
+
+static int64_t roundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+/// Product of the static sizes of the loops of `kind` (parallel or
+/// reduction), or nullopt when one is dynamic.
+static std::optional<int64_t> staticTripCount(linalg::LinalgOp op,
+                                              bool reductions) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t count = 1;
+  for (auto [size, iterator] : llvm::zip(ranges, iterators)) {
+    if (linalg::isReductionIterator(iterator) != reductions)
+      continue;
+    if (ShapedType::isDynamic(size))
+      return std::nullopt;
+    count *= size;
+  }
+  return count;
+}
+
+/// A block of threads that is a multiple of the subgroup, no larger than the
+/// profile's default and no larger than the work when that is known.
+static int64_t blockSizeFor(const TargetProfile &profile,
+                            std::optional<int64_t> work) {
+  int64_t block = profile.defaultBlockSize;
+  if (work)
+    block = std::clamp<int64_t>(roundUp(std::max<int64_t>(*work, 1),
+                                        profile.subgroupSize),
+                                profile.subgroupSize, block);
+  return block;
+}
+
+DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
+                                  ArrayRef<const TargetProfile *> targets) {
+  Builder b(op.getContext());
+  DispatchShape shape = classifyDispatch(op);
+  SmallVector<NamedAttribute> perTarget;
+  for (const TargetProfile *profile : targets) {
+    SmallVector<NamedAttribute> entries;
+    if (!profile->isGPU()) {
+      entries.push_back(b.getNamedAttr("loops", b.getStringAttr("serial")));
+      perTarget.push_back(
+          b.getNamedAttr(profile->name, b.getDictionaryAttr(entries)));
+      continue;
+    }
+    int64_t sharedBytes = 0;
+    SmallVector<int64_t> block, tile;
+    switch (shape.schedule) {
+    case Schedule::Elementwise:
+    case Schedule::ThreadReduction: {
+      int64_t threads = blockSizeFor(*profile, staticTripCount(op, false));
+      block = {threads, 1, 1};
+      tile = {threads};
+      break;
+    }
+    case Schedule::RowReduction: {
+      int64_t threads = blockSizeFor(*profile, staticTripCount(op, true));
+      block = {threads, 1, 1};
+      tile = {1};
+      sharedBytes = threads / profile->subgroupSize *
+                    elementBytes(op.getDpsInits()[0].getType());
+      break;
+    }
+    case Schedule::TiledContraction: {
+      int64_t t = profile->contractionTile, tk = profile->contractionTileK;
+      int64_t lhsBytes = elementBytes(op->getOperand(shape.lhsInput).getType());
+      int64_t rhsBytes = elementBytes(op->getOperand(shape.rhsInput).getType());
+      while (tk > 1 && (t * tk * (lhsBytes + rhsBytes)) >
+                           profile->maxSharedMemoryPerBlock)
+        tk /= 2;
+      block = {t, t, 1};
+      tile = {t, t, tk};
+      sharedBytes = t * tk * (lhsBytes + rhsBytes);
+      break;
+    }
+    }
+    entries.push_back(b.getNamedAttr("block", b.getDenseI64ArrayAttr(block)));
+    entries.push_back(b.getNamedAttr("subgroup",
+                                     b.getI64IntegerAttr(profile->subgroupSize)));
+    entries.push_back(b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)));
+    entries.push_back(
+        b.getNamedAttr("workgroup_memory", b.getI64IntegerAttr(sharedBytes)));
+    perTarget.push_back(
+        b.getNamedAttr(profile->name, b.getDictionaryAttr(entries)));
+  }
+  SmallVector<NamedAttribute> plan;
+  plan.push_back(b.getNamedAttr(
+      "schedule", b.getStringAttr(stringifySchedule(shape.schedule))));
+  if (shape.combiner)
+    plan.push_back(b.getNamedAttr(
+        "combiner", b.getStringAttr(combinerName(shape.combiner))));
+  plan.push_back(b.getNamedAttr("targets", b.getDictionaryAttr(perTarget)));
+  return b.getDictionaryAttr(plan);
+}
+
+DictionaryAttr accy::getTargetPlan(Operation *root, StringRef target) {
+  auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
+  if (!plan)
+    return nullptr;
+  auto targets = plan.getAs<DictionaryAttr>("targets");
+  if (!targets)
+    return nullptr;
+  return targets.getAs<DictionaryAttr>(target);
+}
+
+std::optional<int64_t> accy::getPlanInt(DictionaryAttr plan, StringRef key) {
+  if (!plan)
+    return std::nullopt;
+  if (auto value = plan.getAs<IntegerAttr>(key))
+    return value.getInt();
+  return std::nullopt;
+}
+
+SmallVector<int64_t> accy::getPlanArray(DictionaryAttr plan, StringRef key) {
+  if (!plan)
+    return {};
+  if (auto value = plan.getAs<DenseI64ArrayAttr>(key))
+    return SmallVector<int64_t>(value.asArrayRef());
+  return {};
+}
+
+int64_t accy::getDispatchId(Operation *op) {
+  auto dispatch = op->getAttrOfType<DictionaryAttr>(kDispatchAttr);
+  if (!dispatch)
+    return -1;
+  if (auto id = dispatch.getAs<IntegerAttr>("id"))
+    return id.getInt();
+  return -1;
+}
+
+bool accy::isDispatchInit(Operation *op) {
+  auto dispatch = op->getAttrOfType<DictionaryAttr>(kDispatchAttr);
+  if (!dispatch)
+    return false;
+  auto role = dispatch.getAs<StringAttr>("role");
+  return role && role.getValue() == "init";
+}

@@ -1,0 +1,83 @@
+//===- PlanSchedule.cpp - Schedules and sizes for every dispatch ----------===//
+
+#include "accy/Stages/Dispatch/Passes.h"
+#include "accy/Stages/Dispatch/Plan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+namespace accy::dispatch {
+#define GEN_PASS_DEF_PLANSCHEDULE
+#include "accy/Stages/Dispatch/Passes.h.inc"
+} // namespace accy::dispatch
+
+using namespace mlir;
+using namespace accy;
+
+namespace {
+
+struct PlanSchedulePass
+    : public accy::dispatch::impl::PlanScheduleBase<PlanSchedulePass> {
+  using Base::Base;
+
+  LogicalResult plan(ModuleOp kernel,
+                     ArrayRef<const target::TargetProfile *> profiles) {
+    func::FuncOp entry = getKernelEntry(kernel);
+    if (!entry)
+      return failure();
+    Builder b(&getContext());
+    SmallVector<Attribute> names;
+    for (const target::TargetProfile *profile : profiles)
+      names.push_back(b.getStringAttr(profile->name));
+    kernel->setAttr(kTargetsAttr, b.getArrayAttr(names));
+
+    // Roots without a dispatch id (this pass run alone) are numbered after
+    // the marked ones, in program order.
+    int64_t next = 0;
+    entry.walk([&](linalg::LinalgOp op) {
+      next = std::max(next, getDispatchId(op) + 1);
+    });
+    SmallVector<std::pair<int64_t, Attribute>> summary;
+    entry.walk([&](linalg::LinalgOp op) {
+      if (isDispatchInit(op))
+        return;
+      int64_t id = getDispatchId(op);
+      if (id < 0) {
+        id = next++;
+        op->setAttr(kDispatchAttr,
+                    b.getDictionaryAttr(
+                        {b.getNamedAttr("id", b.getI64IntegerAttr(id))}));
+      }
+      DictionaryAttr plan = planDispatch(op, profiles);
+      op->setAttr(kPlanAttr, plan);
+      SmallVector<NamedAttribute> entry(plan.getValue());
+      entry.push_back(b.getNamedAttr("id", b.getI64IntegerAttr(id)));
+      entry.push_back(b.getNamedAttr(
+          "op", b.getStringAttr(op->getName().getStringRef())));
+      summary.push_back({id, b.getDictionaryAttr(entry)});
+    });
+    llvm::sort(summary, llvm::less_first());
+    SmallVector<Attribute> dispatches;
+    for (auto &[id, attr] : summary)
+      dispatches.push_back(attr);
+    kernel->setAttr(kDispatchesAttr, b.getArrayAttr(dispatches));
+    return success();
+  }
+
+  void runOnOperation() override {
+    llvm::Expected<SmallVector<const target::TargetProfile *>> profiles =
+        target::parseTargetList(targets);
+    if (!profiles) {
+      getOperation().emitError()
+          << "accy-choir-plan-schedule: " << llvm::toString(profiles.takeError());
+      return signalPassFailure();
+    }
+    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
+          return plan(kernel, *profiles);
+        })))
+      signalPassFailure();
+  }
+};
+
+} // namespace

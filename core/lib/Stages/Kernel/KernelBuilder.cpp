@@ -1,0 +1,622 @@
+//===- KernelBuilder.cpp - GPU kernels for each schedule ------------------===//
+
+#include "KernelBuilder.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace accy;
+using namespace accy::kernel;
+
+namespace {
+
+/// Index arithmetic at a builder's insertion point.
+struct Ix {
+  OpBuilder &b;
+  Location loc;
+
+  Value c(int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v); }
+  Value add(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
+  Value sub(Value x, Value y) { return b.create<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
+  Value mul(Value x, int64_t y) { return y == 1 ? x : mul(x, c(y)); }
+  Value div(Value x, Value y) { return b.create<arith::DivUIOp>(loc, x, y); }
+  Value rem(Value x, Value y) { return b.create<arith::RemUIOp>(loc, x, y); }
+  Value ceilDiv(Value x, int64_t y) {
+    return y == 1 ? x : b.create<arith::CeilDivUIOp>(loc, x, c(y));
+  }
+  Value minU(Value x, Value y) { return b.create<arith::MinUIOp>(loc, x, y); }
+  Value lt(Value x, Value y) {
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value eq(Value x, int64_t y) {
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, c(y));
+  }
+  Value both(Value x, Value y) { return b.create<arith::AndIOp>(loc, x, y); }
+  Value product(ArrayRef<Value> values) {
+    Value result;
+    for (Value v : values)
+      result = result ? mul(result, v) : v;
+    return result ? result : c(1);
+  }
+};
+
+SmallVector<Value> select(ArrayRef<Value> values, ArrayRef<unsigned> dims) {
+  SmallVector<Value> result;
+  for (unsigned d : dims)
+    result.push_back(values[d]);
+  return result;
+}
+
+/// The trip counts of `op`'s loops, computed at the insertion point (from
+/// memref.dim of its operands; constants where static).
+SmallVector<Value> loopSizes(OpBuilder &b, Location loc, linalg::LinalgOp op) {
+  SmallVector<Value> sizes;
+  for (Range range : op.createLoopRanges(b, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+  return sizes;
+}
+
+/// Row-major delinearization of `linear` over `sizes`.
+SmallVector<Value> delinearize(Ix &ix, Value linear, ArrayRef<Value> sizes) {
+  SmallVector<Value> ivs(sizes.size());
+  for (int i = static_cast<int>(sizes.size()) - 1; i >= 0; --i) {
+    if (i == 0) {
+      ivs[0] = linear;
+      break;
+    }
+    ivs[i] = ix.rem(linear, sizes[i]);
+    linear = ix.div(linear, sizes[i]);
+  }
+  return ivs;
+}
+
+void splitLoops(linalg::LinalgOp op, SmallVectorImpl<unsigned> &parallel,
+                SmallVectorImpl<unsigned> &reduction) {
+  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    (linalg::isReductionIterator(iterator) ? reduction : parallel).push_back(i);
+}
+
+/// All loop ivs: `parallel` and `reduction` ivs in their places, zero for a
+/// missing group.
+SmallVector<Value> mergeIvs(Ix &ix, unsigned numLoops,
+                            ArrayRef<unsigned> parallelDims,
+                            ArrayRef<Value> parallelIvs,
+                            ArrayRef<unsigned> reductionDims,
+                            ArrayRef<Value> reductionIvs) {
+  SmallVector<Value> ivs(numLoops);
+  for (auto [d, v] : llvm::zip(parallelDims, parallelIvs))
+    ivs[d] = v;
+  for (auto [d, v] : llvm::zip(reductionDims, reductionIvs))
+    ivs[d] = v;
+  Value zero;
+  for (Value &iv : ivs)
+    if (!iv)
+      iv = zero ? zero : (zero = ix.c(0));
+  return ivs;
+}
+
+/// The indices `map` selects at the iteration point `ivs`.
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (unsigned i = 0; i < map.getNumResults(); ++i) {
+    AffineExpr expr = map.getResult(i);
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      indices.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    indices.push_back(
+        b.create<affine::AffineApplyOp>(loc, map.getSubMap({i}), ivs));
+  }
+  return indices;
+}
+
+Value loadOperand(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                  OpOperand *operand, ValueRange ivs) {
+  Value source = operand->get();
+  if (!isa<MemRefType>(source.getType()))
+    return source;
+  return b.create<memref::LoadOp>(
+      loc, source, applyMap(b, loc, op.getMatchingIndexingMap(operand), ivs));
+}
+
+void storeOperand(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                  OpOperand *operand, Value value, ValueRange ivs) {
+  b.create<memref::StoreOp>(
+      loc, value, operand->get(),
+      applyMap(b, loc, op.getMatchingIndexingMap(operand), ivs));
+}
+
+/// Clones the payload of `op` for one iteration point; `args` are the values
+/// of its block arguments. Returns the yielded values.
+SmallVector<Value> emitPayload(OpBuilder &b, linalg::LinalgOp op,
+                               ValueRange ivs, ArrayRef<Value> args) {
+  Block *body = op.getBlock();
+  IRMapping mapping;
+  for (auto [arg, value] : llvm::zip(body->getArguments(), args))
+    mapping.map(arg, value);
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  SmallVector<Value> results;
+  for (Value v : body->getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}
+
+/// Values for the payload's block arguments: loaded inputs, and `outputs`
+/// for the output arguments.
+SmallVector<Value> payloadArgs(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                               ValueRange ivs, ArrayRef<Value> outputs) {
+  SmallVector<Value> args;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    // An unused input is not loaded.
+    if (op.getMatchingBlockArgument(input).use_empty())
+      args.push_back(Value());
+    else
+      args.push_back(loadOperand(b, loc, op, input, ivs));
+  }
+  llvm::append_range(args, outputs);
+  return args;
+}
+
+Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  return b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
+}
+
+/// A new op like `combiner` that combines `lhs` and `rhs`.
+Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
+              Value rhs) {
+  OperationState state(loc, combiner->getName());
+  state.addOperands({lhs, rhs});
+  state.addTypes(combiner->getResultTypes());
+  state.addAttributes(combiner->getAttrs());
+  return b.create(state)->getResult(0);
+}
+
+gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value gridX,
+                           ArrayRef<int64_t> block, TypeRange workgroup = {}) {
+  Ix ix{b, loc};
+  Value one = ix.c(1);
+  auto launch = b.create<gpu::LaunchOp>(
+      loc, gridX, one, one, ix.c(block[0]), ix.c(block[1]), ix.c(block[2]),
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, workgroup);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  b.create<gpu::TerminatorOp>(loc);
+  return launch;
+}
+
+MemRefType workgroupBuffer(ArrayRef<int64_t> shape, Type element) {
+  MLIRContext *ctx = element.getContext();
+  return MemRefType::get(
+      shape, element, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+}
+
+Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
+
+//===----------------------------------------------------------------------===//
+// thread schedule: one thread per output point, serial reduction
+//===----------------------------------------------------------------------===//
+
+FailureOr<Operation *> buildThreadKernel(RewriterBase &rw,
+                                         linalg::LinalgOp op,
+                                         const KernelPlan &plan) {
+  Location loc = op.getLoc();
+  Ix host{rw, loc};
+  int64_t threads = plan.block[0];
+  SmallVector<unsigned> parallelDims, reductionDims;
+  splitLoops(op, parallelDims, reductionDims);
+  Value points = host.product(select(loopSizes(rw, loc, op), parallelDims));
+  gpu::LaunchOp launch =
+      createLaunch(rw, loc, host.ceilDiv(points, threads), {threads, 1, 1});
+
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  Ix ix{rw, loc};
+  SmallVector<Value> sizes = loopSizes(rw, loc, op);
+  Value global = ix.add(ix.mul(launch.getBlockIds().x, threads),
+                        launch.getThreadIds().x);
+  Value count = ix.product(select(sizes, parallelDims));
+  auto inRange = rw.create<scf::IfOp>(loc, ix.lt(global, count),
+                                      /*withElseRegion=*/false);
+  rw.setInsertionPointToStart(inRange.thenBlock());
+  SmallVector<Value> parallelIvs =
+      delinearize(ix, global, select(sizes, parallelDims));
+  SmallVector<Value> pointIvs = mergeIvs(ix, op.getNumLoops(), parallelDims,
+                                         parallelIvs, reductionDims, {});
+
+  // Initial values of the outputs: a folded fill's scalar, the output's
+  // contents when the payload reads them, anything otherwise.
+  SmallVector<Value> outputs;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    unsigned i = init.getOperandNumber() - op.getNumDpsInputs();
+    if (i < plan.initValues.size() && plan.initValues[i])
+      outputs.push_back(plan.initValues[i]);
+    else if (!op.getMatchingBlockArgument(&init).use_empty())
+      outputs.push_back(loadOperand(rw, loc, op, &init, pointIvs));
+    else
+      outputs.push_back(zeroOf(rw, loc, elementOf(init.get())));
+  }
+
+  SmallVector<Value> results;
+  if (reductionDims.empty()) {
+    results = emitPayload(rw, op, pointIvs,
+                          payloadArgs(rw, loc, op, pointIvs, outputs));
+  } else {
+    Value total = ix.product(select(sizes, reductionDims));
+    auto loop = rw.create<scf::ForOp>(loc, ix.c(0), total, ix.c(1), outputs);
+    OpBuilder::InsertionGuard loopGuard(rw);
+    rw.setInsertionPointToStart(loop.getBody());
+    Ix in{rw, loc};
+    SmallVector<Value> reductionIvs = delinearize(
+        in, loop.getInductionVar(), select(sizes, reductionDims));
+    SmallVector<Value> ivs = mergeIvs(in, op.getNumLoops(), parallelDims,
+                                      parallelIvs, reductionDims, reductionIvs);
+    SmallVector<Value> yielded = emitPayload(
+        rw, op, ivs,
+        payloadArgs(rw, loc, op, ivs,
+                    SmallVector<Value>(loop.getRegionIterArgs())));
+    rw.create<scf::YieldOp>(loc, yielded);
+    results = loop.getResults();
+  }
+  for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), results))
+    storeOperand(rw, loc, op, &init, value, pointIvs);
+  return launch.getOperation();
+}
+
+//===----------------------------------------------------------------------===//
+// row-reduction schedule: one block per output point
+//===----------------------------------------------------------------------===//
+
+FailureOr<Operation *> buildRowReductionKernel(RewriterBase &rw,
+                                               linalg::LinalgOp op,
+                                               const KernelPlan &plan,
+                                               Operation *combiner) {
+  Location loc = op.getLoc();
+  int64_t threads = plan.block[0], subgroup = plan.subgroup;
+  if (threads % subgroup != 0)
+    return op.emitError() << "row-reduction block of " << threads
+                          << " threads is not a multiple of the subgroup ("
+                          << subgroup << ")";
+  int64_t numSubgroups = threads / subgroup;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return op.emitError() << "row-reduction combiner '"
+                          << combiner->getName() << "' has no neutral element";
+  Type accType = combiner->getResult(0).getType();
+
+  Ix host{rw, loc};
+  SmallVector<unsigned> parallelDims, reductionDims;
+  splitLoops(op, parallelDims, reductionDims);
+  Value rows = host.product(select(loopSizes(rw, loc, op), parallelDims));
+  SmallVector<Type> workgroup;
+  if (numSubgroups > 1)
+    workgroup.push_back(workgroupBuffer({numSubgroups}, accType));
+  gpu::LaunchOp launch =
+      createLaunch(rw, loc, rows, {threads, 1, 1}, workgroup);
+
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  Ix ix{rw, loc};
+  SmallVector<Value> sizes = loopSizes(rw, loc, op);
+  Value tid = launch.getThreadIds().x;
+  SmallVector<Value> parallelIvs =
+      delinearize(ix, launch.getBlockIds().x, select(sizes, parallelDims));
+  SmallVector<Value> pointIvs = mergeIvs(ix, op.getNumLoops(), parallelDims,
+                                         parallelIvs, reductionDims, {});
+
+  // Each thread reduces a strided part of the row, starting from the
+  // combiner's neutral element.
+  Value start = rw.create<arith::ConstantOp>(loc, *neutral);
+  Value total = ix.product(select(sizes, reductionDims));
+  auto loop = rw.create<scf::ForOp>(loc, tid, total, ix.c(threads),
+                                    ValueRange{start});
+  {
+    OpBuilder::InsertionGuard loopGuard(rw);
+    rw.setInsertionPointToStart(loop.getBody());
+    Ix in{rw, loc};
+    SmallVector<Value> reductionIvs = delinearize(
+        in, loop.getInductionVar(), select(sizes, reductionDims));
+    SmallVector<Value> ivs = mergeIvs(in, op.getNumLoops(), parallelDims,
+                                      parallelIvs, reductionDims, reductionIvs);
+    SmallVector<Value> yielded =
+        emitPayload(rw, op, ivs,
+                    payloadArgs(rw, loc, op, ivs, {loop.getRegionIterArg(0)}));
+    rw.create<scf::YieldOp>(loc, yielded[0]);
+  }
+  Value acc = loop.getResult(0);
+
+  // Butterfly within the subgroup: every lane ends with the subgroup's value.
+  for (int64_t offset = subgroup / 2; offset >= 1; offset /= 2) {
+    auto shuffle = rw.create<gpu::ShuffleOp>(
+        loc, acc, static_cast<int32_t>(offset),
+        static_cast<int32_t>(subgroup), gpu::ShuffleMode::XOR);
+    acc = combine(rw, loc, combiner, acc, shuffle.getShuffleResult());
+  }
+
+  OpOperand *output = op.getDpsInitOperand(0);
+  auto finish = [&](Value reduced) {
+    Value init = !plan.initValues.empty() && plan.initValues[0]
+                     ? plan.initValues[0]
+                     : loadOperand(rw, loc, op, output, pointIvs);
+    storeOperand(rw, loc, op, output, combine(rw, loc, combiner, init, reduced),
+                 pointIvs);
+  };
+  if (numSubgroups == 1) {
+    auto first = rw.create<scf::IfOp>(loc, ix.eq(tid, 0), false);
+    rw.setInsertionPointToStart(first.thenBlock());
+    finish(acc);
+    return launch.getOperation();
+  }
+
+  // One value per subgroup through shared memory; thread 0 combines them.
+  Value partials = launch.getWorkgroupAttributions()[0];
+  Value lane = ix.rem(tid, ix.c(subgroup));
+  Value subgroupId = ix.div(tid, ix.c(subgroup));
+  {
+    auto leader = rw.create<scf::IfOp>(loc, ix.eq(lane, 0), false);
+    OpBuilder::InsertionGuard ifGuard(rw);
+    rw.setInsertionPointToStart(leader.thenBlock());
+    rw.create<memref::StoreOp>(loc, acc, partials, ValueRange{subgroupId});
+  }
+  rw.create<gpu::BarrierOp>(loc);
+  auto first = rw.create<scf::IfOp>(loc, ix.eq(tid, 0), false);
+  rw.setInsertionPointToStart(first.thenBlock());
+  Value reduced =
+      rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(0)});
+  for (int64_t i = 1; i < numSubgroups; ++i)
+    reduced = combine(
+        rw, loc, combiner, reduced,
+        rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(i)}));
+  finish(reduced);
+  return launch.getOperation();
+}
+
+//===----------------------------------------------------------------------===//
+// tiled-contraction schedule: square output tiles, K staged through shared
+// memory
+//===----------------------------------------------------------------------===//
+
+FailureOr<Operation *> buildContractionKernel(RewriterBase &rw,
+                                              linalg::LinalgOp op,
+                                              const KernelPlan &plan,
+                                              const DispatchShape &shape) {
+  Location loc = op.getLoc();
+  if (plan.tile.size() != 3 || plan.tile[0] != plan.tile[1])
+    return op.emitError("tiled-contraction plan needs tile = [T, T, TK]");
+  int64_t t = plan.tile[0], tk = plan.tile[2];
+  OpOperand *lhs = &op->getOpOperand(shape.lhsInput);
+  OpOperand *rhs = &op->getOpOperand(shape.rhsInput);
+  OpOperand *output = op.getDpsInitOperand(0);
+  unsigned m = shape.mDim, n = shape.nDim, k = shape.kDim;
+  Type lhsType = elementOf(lhs->get()), rhsType = elementOf(rhs->get());
+
+  Ix host{rw, loc};
+  {
+    SmallVector<Value> sizes = loopSizes(rw, loc, op);
+    Value grid = host.mul(host.mul(host.ceilDiv(sizes[n], t),
+                                   host.ceilDiv(sizes[m], t)),
+                          host.product(select(sizes, shape.batchDims)));
+    gpu::LaunchOp launch =
+        createLaunch(rw, loc, grid, {t, t, 1},
+                     {workgroupBuffer({t, tk}, lhsType),
+                      workgroupBuffer({tk, t}, rhsType)});
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPoint(launch.getBody().front().getTerminator());
+    Ix ix{rw, loc};
+    sizes = loopSizes(rw, loc, op);
+    Value tilesN = ix.ceilDiv(sizes[n], t), tilesM = ix.ceilDiv(sizes[m], t);
+    Value block = launch.getBlockIds().x;
+    Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+    Value tileN = ix.rem(block, tilesN);
+    Value rest = ix.div(block, tilesN);
+    Value tileM = ix.rem(rest, tilesM);
+    SmallVector<Value> batchIvs = delinearize(ix, ix.div(rest, tilesM),
+                                              select(sizes, shape.batchDims));
+    Value m0 = ix.mul(tileM, t), n0 = ix.mul(tileN, t);
+    Value mi = ix.add(m0, ty), ni = ix.add(n0, tx);
+    Value inBounds = ix.both(ix.lt(mi, sizes[m]), ix.lt(ni, sizes[n]));
+    Value zero = ix.c(0);
+    auto ivsAt = [&](Value mv, Value nv, Value kv) {
+      SmallVector<Value> ivs(op.getNumLoops(), zero);
+      for (auto [d, v] : llvm::zip(shape.batchDims, batchIvs))
+        ivs[d] = v;
+      ivs[m] = mv;
+      ivs[n] = nv;
+      ivs[k] = kv;
+      return ivs;
+    };
+    SmallVector<Value> outIvs = ivsAt(mi, ni, zero);
+    Type accType = elementOf(output->get());
+
+    Value init;
+    if (!plan.initValues.empty() && plan.initValues[0]) {
+      init = plan.initValues[0];
+    } else {
+      auto guarded = rw.create<scf::IfOp>(loc, accType, inBounds, true);
+      OpBuilder::InsertionGuard ifGuard(rw);
+      rw.setInsertionPointToStart(guarded.thenBlock());
+      rw.create<scf::YieldOp>(loc,
+                              loadOperand(rw, loc, op, output, outIvs));
+      rw.setInsertionPointToStart(guarded.elseBlock());
+      rw.create<scf::YieldOp>(loc, zeroOf(rw, loc, accType));
+      init = guarded.getResult(0);
+    }
+
+    Value lhsTile = launch.getWorkgroupAttributions()[0];
+    Value rhsTile = launch.getWorkgroupAttributions()[1];
+    Value linear = ix.add(ix.mul(ty, t), tx);
+    // Cooperative, bounds-checked copy of one operand tile into shared
+    // memory: element e of the tile is (e / cols, e % cols).
+    auto stage = [&](OpBuilder &b, OpOperand *operand, Value tile,
+                     int64_t rows, int64_t cols,
+                     function_ref<SmallVector<Value>(Ix &, Value, Value)> ivsOf,
+                     function_ref<Value(Ix &, Value, Value)> valid) {
+      auto copy = b.create<scf::ForOp>(loc, linear, Ix{b, loc}.c(rows * cols),
+                                       Ix{b, loc}.c(t * t));
+      OpBuilder::InsertionGuard copyGuard(b);
+      b.setInsertionPointToStart(copy.getBody());
+      Ix in{b, loc};
+      Value e = copy.getInductionVar();
+      Value r = in.div(e, in.c(cols)), c = in.rem(e, in.c(cols));
+      Type type = elementOf(operand->get());
+      auto load = b.create<scf::IfOp>(loc, type, valid(in, r, c), true);
+      b.setInsertionPointToStart(load.thenBlock());
+      b.create<scf::YieldOp>(loc, loadOperand(b, loc, op, operand,
+                                               ivsOf(in, r, c)));
+      b.setInsertionPointToStart(load.elseBlock());
+      b.create<scf::YieldOp>(loc, zeroOf(b, loc, type));
+      b.setInsertionPointAfter(load);
+      b.create<memref::StoreOp>(loc, load.getResult(0), tile,
+                                ValueRange{r, c});
+    };
+
+    auto kLoop = rw.create<scf::ForOp>(loc, zero, sizes[k], ix.c(tk),
+                                       ValueRange{init});
+    {
+      OpBuilder::InsertionGuard loopGuard(rw);
+      rw.setInsertionPointToStart(kLoop.getBody());
+      Value k0 = kLoop.getInductionVar();
+      stage(
+          rw, lhs, lhsTile, t, tk,
+          [&](Ix &in, Value r, Value c) {
+            return ivsAt(in.add(m0, r), zero, in.add(k0, c));
+          },
+          [&](Ix &in, Value r, Value c) {
+            return in.both(in.lt(in.add(m0, r), sizes[m]),
+                           in.lt(in.add(k0, c), sizes[k]));
+          });
+      stage(
+          rw, rhs, rhsTile, tk, t,
+          [&](Ix &in, Value r, Value c) {
+            return ivsAt(zero, in.add(n0, c), in.add(k0, r));
+          },
+          [&](Ix &in, Value r, Value c) {
+            return in.both(in.lt(in.add(k0, r), sizes[k]),
+                           in.lt(in.add(n0, c), sizes[n]));
+          });
+      rw.create<gpu::BarrierOp>(loc);
+      Ix in{rw, loc};
+      Value kLen = in.minU(in.c(tk), in.sub(sizes[k], k0));
+      auto inner = rw.create<scf::ForOp>(loc, zero, kLen, in.c(1),
+                                         ValueRange{kLoop.getRegionIterArg(0)});
+      {
+        OpBuilder::InsertionGuard innerGuard(rw);
+        rw.setInsertionPointToStart(inner.getBody());
+        Value kk = inner.getInductionVar();
+        SmallVector<Value> args(op->getNumOperands());
+        args[shape.lhsInput] =
+            rw.create<memref::LoadOp>(loc, lhsTile, ValueRange{ty, kk});
+        args[shape.rhsInput] =
+            rw.create<memref::LoadOp>(loc, rhsTile, ValueRange{kk, tx});
+        args[output->getOperandNumber()] = inner.getRegionIterArg(0);
+        Ix body{rw, loc};
+        SmallVector<Value> yielded =
+            emitPayload(rw, op, ivsAt(mi, ni, body.add(k0, kk)), args);
+        rw.create<scf::YieldOp>(loc, yielded[0]);
+      }
+      rw.create<gpu::BarrierOp>(loc);
+      rw.create<scf::YieldOp>(loc, inner.getResult(0));
+    }
+    auto store = rw.create<scf::IfOp>(loc, inBounds, false);
+    rw.setInsertionPointToStart(store.thenBlock());
+    storeOperand(rw, loc, op, output, kLoop.getResult(0), outIvs);
+    return launch.getOperation();
+  }
+}
+
+} // namespace
+
+LogicalResult accy::kernel::buildElementwiseLoops(RewriterBase &rewriter,
+                                                  linalg::LinalgOp op,
+                                                  const KernelPlan &plan) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, op);
+  if (failed(loops) || loops->size() != 1)
+    return op.emitError("could not turn this dispatch into parallel loops");
+  auto parallel = cast<scf::ParallelOp>(loops->front());
+  rewriter.eraseOp(op);
+
+  // One dimension: consecutive threads take consecutive elements of the
+  // innermost dimension, so accesses coalesce whatever the rank.
+  if (parallel.getNumLoops() > 1) {
+    Block *block = parallel->getBlock();
+    Operation *previous = parallel->getPrevNode();
+    std::vector<unsigned> all(parallel.getNumLoops());
+    std::iota(all.begin(), all.end(), 0);
+    mlir::collapseParallelLoops(rewriter, parallel, {all});
+    parallel = nullptr;
+    for (Operation *it = previous ? previous->getNextNode() : &block->front();
+         it; it = it->getNextNode())
+      if ((parallel = dyn_cast<scf::ParallelOp>(it)))
+        break;
+    if (!parallel)
+      return failure();
+  }
+  auto [outer, inner] =
+      scf::tileParallelLoop(parallel, {plan.block[0]}, /*noMinMaxBounds=*/true);
+  MLIRContext *ctx = rewriter.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  auto mapTo = [&](scf::ParallelOp loop, gpu::Processor processor) {
+    return gpu::setMappingAttr(
+        loop, {gpu::ParallelLoopDimMappingAttr::get(ctx, processor, identity,
+                                                     identity)});
+  };
+  if (failed(mapTo(outer, gpu::Processor::BlockX)) ||
+      failed(mapTo(inner, gpu::Processor::ThreadX)))
+    return failure();
+  return success();
+}
+
+FailureOr<Operation *> accy::kernel::buildLaunch(RewriterBase &rewriter,
+                                                 linalg::LinalgOp op,
+                                                 const KernelPlan &plan) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<Operation *> launch = failure();
+  switch (plan.schedule) {
+  case Schedule::Elementwise:
+  case Schedule::ThreadReduction:
+    launch = buildThreadKernel(rewriter, op, plan);
+    break;
+  case Schedule::RowReduction: {
+    DispatchShape shape = classifyDispatch(op);
+    if (shape.schedule != Schedule::RowReduction)
+      return op.emitError("dispatch planned as a row reduction is not one "
+                          "(no combiner with a neutral element)");
+    launch = buildRowReductionKernel(rewriter, op, plan, shape.combiner);
+    break;
+  }
+  case Schedule::TiledContraction: {
+    DispatchShape shape = classifyDispatch(op);
+    if (shape.schedule != Schedule::TiledContraction)
+      return op.emitError("dispatch planned as a tiled contraction is not a "
+                          "contraction with one M, N and K dimension");
+    launch = buildContractionKernel(rewriter, op, plan, shape);
+    break;
+  }
+  }
+  if (succeeded(launch))
+    rewriter.eraseOp(op);
+  return launch;
+}

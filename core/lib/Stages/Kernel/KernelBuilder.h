@@ -1,0 +1,47 @@
+//===- KernelBuilder.h - GPU kernels for each schedule ----------*- C++ -*-===//
+//
+// Builds the GPU code of one dispatch (a linalg op on buffers) for one
+// target: upstream parallel loops mapped to blocks and threads for the
+// elementwise schedule, and explicit gpu.launch ops for the reduction and
+// contraction schedules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_LIB_STAGES_KERNEL_KERNELBUILDER_H
+#define ACCY_LIB_STAGES_KERNEL_KERNELBUILDER_H
+
+#include "accy/Stages/Dispatch/Plan.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace accy::kernel {
+
+/// What a kernel builder needs to know about the dispatch and the target.
+struct KernelPlan {
+  Schedule schedule = Schedule::Elementwise;
+  llvm::SmallVector<int64_t> block;
+  llvm::SmallVector<int64_t> tile;
+  int64_t subgroup = 32;
+  /// Scalars replacing the initial contents of the outputs (the values of
+  /// the fills folded into this dispatch), one per output; null where the
+  /// output is read.
+  llvm::SmallVector<mlir::Value> initValues;
+};
+
+/// Replaces `op` with scf.parallel loops over its iteration space, collapsed
+/// to one dimension, tiled by the block size and mapped to blocks (outer) and
+/// threads (inner) for `convert-parallel-loops-to-gpu`.
+mlir::LogicalResult buildElementwiseLoops(mlir::RewriterBase &rewriter,
+                                          mlir::linalg::LinalgOp op,
+                                          const KernelPlan &plan);
+
+/// Replaces `op` with a gpu.launch for the reduction and contraction
+/// schedules (and the thread schedule used for zero-dimensional elementwise
+/// ops). Returns the launch, or emits an error and returns failure.
+mlir::FailureOr<mlir::Operation *>
+buildLaunch(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+            const KernelPlan &plan);
+
+} // namespace accy::kernel
+
+#endif // ACCY_LIB_STAGES_KERNEL_KERNELBUILDER_H

@@ -1,0 +1,42 @@
+//===- Pipeline.cpp - The accy-choir-kernel pipeline ----------------------===//
+
+#include "accy/Stages/Kernel/Passes.h"
+
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void accy::kernel::buildKernelPipeline(OpPassManager &pm,
+                                       const KernelPipelineOptions &) {
+  pm.addPass(createSplitTargets());
+  pm.addPass(createMapToGPU());
+  // The elementwise dispatches became mapped scf.parallel loops.
+  pm.addNestedPass<func::FuncOp>(createParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  // Constants and dims are recomputed in the kernels rather than passed.
+  pm.addPass(createGpuLauchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGroupKernels());
+  // The host version (nested builtin.module @host): plain loops.
+  pm.nest<ModuleOp>().addNestedPass<func::FuncOp>(
+      createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void accy::kernel::registerKernelPipeline() {
+  PassPipelineRegistration<KernelPipelineOptions>(
+      "accy-choir-kernel",
+      "Map dispatches to GPU blocks and threads, outline one gpu.module per "
+      "target with host launch code, keep a host version, summarise kernels",
+      [](OpPassManager &pm, const KernelPipelineOptions &options) {
+        buildKernelPipeline(pm.nest<ModuleOp>(), options);
+      });
+}

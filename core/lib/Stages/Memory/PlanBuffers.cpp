@@ -1,0 +1,280 @@
+//===- PlanBuffers.cpp - Memory spaces, alignment, reuse, deallocation ----===//
+//
+// After one-shot bufferization a kernel entry is straight-line code over
+// buffers: arguments (the caller's inputs and outputs) and intermediate
+// allocations. This pass makes the buffer plan explicit and records it so
+// that the kernel stage (and a runtime allocating device memory) can read
+// it without re-deriving it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "accy/Stages/Dispatch/Plan.h"
+#include "accy/Stages/Memory/Passes.h"
+#include "accy/Stages/Memory/SymbolicSizes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace accy::memory {
+#define GEN_PASS_DEF_PLANBUFFERS
+#include "accy/Stages/Memory/Passes.h.inc"
+} // namespace accy::memory
+
+using namespace mlir;
+using namespace accy;
+
+namespace {
+
+/// Every value that aliases `root` through view-like ops (subview, cast,
+/// reshapes), `root` included.
+SmallVector<Value> collectAliases(Value root) {
+  SmallVector<Value> aliases{root};
+  for (unsigned i = 0; i < aliases.size(); ++i)
+    for (Operation *user : aliases[i].getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() == aliases[i])
+          aliases.push_back(view->getResult(0));
+      } else if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
+                     memref::ReshapeOp>(user)) {
+        aliases.push_back(user->getResult(0));
+      }
+    }
+  return aliases;
+}
+
+/// The op of `block` that contains `op`.
+Operation *topLevel(Block *block, Operation *op) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+int64_t elementBytes(MemRefType type) {
+  Type element = type.getElementType();
+  if (element.isIntOrFloat())
+    return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+  return 8;
+}
+
+struct Buffer {
+  memref::AllocOp alloc;
+  /// First and last top-level op that touches the buffer.
+  Operation *first = nullptr, *last = nullptr;
+  /// Allocations folded into this one.
+  SmallVector<memref::AllocOp> reused;
+};
+
+struct PlanBuffersPass
+    : public accy::memory::impl::PlanBuffersBase<PlanBuffersPass> {
+  using Base::Base;
+
+  /// Copies become planned elementwise dispatches.
+  void materializeCopies(func::FuncOp entry,
+                         ArrayRef<const target::TargetProfile *> targets) {
+    int64_t next = 0;
+    entry.walk([&](Operation *op) {
+      next = std::max(next, getDispatchId(op) + 1);
+    });
+    IRRewriter rewriter(&getContext());
+    SmallVector<memref::CopyOp> copies;
+    entry.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      // materialize_in_destination of a value already in place.
+      if (copy.getSource() == copy.getTarget()) {
+        rewriter.eraseOp(copy);
+        continue;
+      }
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    }
+    // Bufferization may also have made linalg ops (tensor.pad becomes a
+    // linalg.map): every op without a plan gets one.
+    Builder b(&getContext());
+    entry.walk([&](linalg::LinalgOp op) {
+      if (isDispatchInit(op) || op->hasAttr(kPlanAttr))
+        return;
+      if (getDispatchId(op) < 0)
+        op->setAttr(kDispatchAttr,
+                    b.getDictionaryAttr(
+                        {b.getNamedAttr("id", b.getI64IntegerAttr(next++))}));
+      op->setAttr(kPlanAttr, planDispatch(op, targets));
+    });
+  }
+
+  LogicalResult plan(ModuleOp kernel) {
+    func::FuncOp entry = getKernelEntry(kernel);
+    if (!entry)
+      return failure();
+    FailureOr<SmallVector<const target::TargetProfile *>> targets =
+        getPlannedTargets(kernel);
+    if (failed(targets))
+      return failure();
+    if (entry.getNumResults() != 0)
+      return entry.emitError()
+             << "kernel '" << getKernelName(kernel)
+             << "': a result is not written in place into its output "
+                "argument after bufferization; the memory stage expects "
+                "`(memref ins..., memref outs...) -> ()`";
+    for (Type type : entry.getArgumentTypes())
+      if (!isa<MemRefType>(type))
+        return entry.emitError() << "kernel '" << getKernelName(kernel)
+                                 << "': argument of type " << type
+                                 << " is not a ranked memref after "
+                                    "bufferization";
+    materializeCopies(entry, *targets);
+
+    Block *body = &entry.getBody().front();
+    OpBuilder builder(&getContext());
+    Builder &b = builder;
+    ArgumentDims dims(entry);
+
+    // Arguments: the alignment the ABI guarantees, asserted for the
+    // vectorizer and the backends.
+    builder.setInsertionPointToStart(body);
+    SmallVector<Attribute> arguments;
+    for (BlockArgument arg : entry.getArguments()) {
+      builder.create<memref::AssumeAlignmentOp>(entry.getLoc(), arg,
+                                                argumentAlignment);
+      SmallVector<NamedAttribute> info;
+      info.push_back(b.getNamedAttr("alignment",
+                                    b.getI64IntegerAttr(argumentAlignment)));
+      info.push_back(
+          b.getNamedAttr("index", b.getI64IntegerAttr(arg.getArgNumber())));
+      if (auto result = entry.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), kResultAttr)) {
+        info.push_back(b.getNamedAttr("result", result));
+        info.push_back(b.getNamedAttr("role", b.getStringAttr("output")));
+      } else {
+        info.push_back(b.getNamedAttr("role", b.getStringAttr("input")));
+      }
+      info.push_back(b.getNamedAttr("space", b.getStringAttr("global")));
+      arguments.push_back(b.getDictionaryAttr(info));
+    }
+
+    // Intermediate buffers and their live ranges.
+    SmallVector<Buffer> buffers;
+    WalkResult nested = entry.walk([&](memref::AllocOp alloc) {
+      if (alloc->getBlock() != body) {
+        alloc.emitError() << "kernel '" << getKernelName(kernel)
+                          << "': allocation inside a region; the buffer "
+                             "planner expects straight-line code";
+        return WalkResult::interrupt();
+      }
+      buffers.push_back({alloc, alloc, alloc, {}});
+      return WalkResult::advance();
+    });
+    if (nested.wasInterrupted())
+      return failure();
+    for (Buffer &buffer : buffers) {
+      for (Value alias : collectAliases(buffer.alloc.getResult()))
+        for (Operation *user : alias.getUsers()) {
+          Operation *top = topLevel(body, user);
+          if (isa<func::ReturnOp>(top))
+            return user->emitError()
+                   << "an intermediate buffer escapes the kernel";
+          if (isa<memref::DeallocOp>(user))
+            continue;
+          if (buffer.last->isBeforeInBlock(top))
+            buffer.last = top;
+        }
+    }
+
+    // Reuse: first fit, in program order, among buffers of the same type
+    // and the same dynamic sizes whose live range has ended.
+    SmallVector<Buffer *> slots;
+    for (Buffer &buffer : buffers) {
+      Buffer *reuse = nullptr;
+      for (Buffer *slot : slots)
+        if (slot->alloc.getType() == buffer.alloc.getType() &&
+            slot->alloc.getDynamicSizes() ==
+                buffer.alloc.getDynamicSizes() &&
+            slot->last->isBeforeInBlock(buffer.first)) {
+          reuse = slot;
+          break;
+        }
+      if (!reuse) {
+        slots.push_back(&buffer);
+        continue;
+      }
+      buffer.alloc.getResult().replaceAllUsesWith(reuse->alloc.getResult());
+      reuse->last = buffer.last;
+      reuse->reused.push_back(buffer.alloc);
+    }
+
+    // Deallocation after the last use, numbering, and the plan.
+    SmallVector<Attribute> planned;
+    int64_t id = 0;
+    for (Buffer *slot : slots) {
+      memref::AllocOp alloc = slot->alloc;
+      bool hasDealloc = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+        return isa<memref::DeallocOp>(user);
+      });
+      if (!hasDealloc) {
+        builder.setInsertionPointAfter(slot->last);
+        builder.create<memref::DeallocOp>(alloc.getLoc(), alloc);
+      }
+      alloc.setAlignment(bufferAlignment);
+      alloc->setAttr(kBufferAttr, b.getI64IntegerAttr(id));
+
+      MemRefType type = alloc.getType();
+      FailureOr<AffineMap> shape = dims.traceShape(alloc.getResult());
+      if (failed(shape))
+        return alloc.emitError()
+               << "the size of this buffer is not an affine function of the "
+                  "kernel's argument dimensions";
+      AffineExpr bytes = getAffineConstantExpr(elementBytes(type),
+                                               &getContext());
+      for (AffineExpr dim : shape->getResults())
+        bytes = bytes * dim;
+      // Live range in dispatch ids: the dispatches that write or read it.
+      int64_t firstDispatch = -1, lastDispatch = -1;
+      for (Value alias : collectAliases(alloc.getResult()))
+        for (Operation *user : alias.getUsers()) {
+          int64_t dispatch = getDispatchId(user);
+          if (dispatch < 0)
+            continue;
+          firstDispatch = firstDispatch < 0 ? dispatch
+                                            : std::min(firstDispatch, dispatch);
+          lastDispatch = std::max(lastDispatch, dispatch);
+        }
+      SmallVector<NamedAttribute> info;
+      info.push_back(b.getNamedAttr("alignment",
+                                    b.getI64IntegerAttr(bufferAlignment)));
+      info.push_back(
+          b.getNamedAttr("bytes", AffineMapAttr::get(dims.makeMap(bytes))));
+      info.push_back(b.getNamedAttr("element",
+                                    TypeAttr::get(type.getElementType())));
+      info.push_back(b.getNamedAttr("id", b.getI64IntegerAttr(id)));
+      info.push_back(b.getNamedAttr(
+          "live", b.getDenseI64ArrayAttr({firstDispatch, lastDispatch})));
+      info.push_back(
+          b.getNamedAttr("reuses", b.getI64IntegerAttr(slot->reused.size())));
+      info.push_back(b.getNamedAttr("shape", AffineMapAttr::get(*shape)));
+      info.push_back(b.getNamedAttr("space", b.getStringAttr("global")));
+      planned.push_back(b.getDictionaryAttr(info));
+      ++id;
+    }
+    for (Buffer &buffer : buffers)
+      for (memref::AllocOp folded : buffer.reused)
+        folded.erase();
+
+    kernel->setAttr(
+        kMemoryAttr,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("arguments", b.getArrayAttr(arguments)),
+             b.getNamedAttr("buffers", b.getArrayAttr(planned)),
+             b.getNamedAttr("symbols", dims.getSymbolsAttr(b))}));
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
+          return plan(kernel);
+        })))
+      signalPassFailure();
+  }
+};
+
+} // namespace
