@@ -114,8 +114,11 @@ std::vector<Diagnostic> DiagnosticEngine::takeDiagnostics() {
 
 std::string accy::closestName(llvm::StringRef name,
                               llvm::ArrayRef<std::string> candidates) {
-  // Allow about one edit per three characters, at least one. Ties go to the
+  // Allow about one edit per three characters, at least one; names of one
+  // or two characters are too short for a meaningful guess. Ties go to the
   // earlier candidate, so callers control the order.
+  if (name.size() < 3)
+    return "";
   unsigned limit = std::max<size_t>(1, name.size() / 3);
   unsigned best = limit + 1;
   std::string result;

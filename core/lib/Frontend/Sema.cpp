@@ -87,10 +87,12 @@ void Sema::declareModule(ModuleState &ms) {
     }
 
     bool registered = true;
-    if (lookupBuiltin(item->name)) {
+    // Calls resolve to built-ins first, so a fn named like one could never
+    // be called. Kernels and consts are never called, so they may.
+    if (entry.kind == NamedItem::Kind::Fn && lookupBuiltin(item->name)) {
       error(DiagCode::Redefinition, item->nameRange,
-            quote(item->name) +
-                " is the name of a built-in function; choose another name");
+            "fn " + quote(item->name) +
+                " has the name of a built-in function; choose another name");
       registered = false;
     } else if (auto it = ms.names.find(item->name); it != ms.names.end()) {
       error(DiagCode::Redefinition, item->nameRange,

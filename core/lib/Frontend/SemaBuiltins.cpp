@@ -155,12 +155,6 @@ bool BuiltinChecker::bind() {
                  "missing " + argName(i) + "; usage: " + info.signature);
       return false;
     }
-  if (info.variadicTensors && args.extra.empty()) {
-    sema.error(DiagCode::ArgumentCount, call.range,
-               callName() + " needs at least one operand; usage: " +
-                   info.signature);
-    return false;
-  }
   return true;
 }
 
@@ -360,6 +354,12 @@ ExprPtr BuiltinChecker::einsum() {
       sema.error(DiagCode::ArgumentKind, specExpr->range,
                  "the first argument of 'einsum' must be a string literal "
                  "spec, like \"bi,ij->bj\"");
+    return fail();
+  }
+  if (args.extra.empty()) {
+    sema.error(DiagCode::ArgumentCount, call.range,
+               callName() + " needs at least one operand; usage: " +
+                   info.signature);
     return fail();
   }
   std::vector<ExprPtr> operands;

@@ -13,17 +13,37 @@
 using namespace accy;
 using namespace accy::sema;
 
-/// True when `d` is >= 0 for every positive value of its symbols.
+/// `d` with every symbol S replaced by S + 1: since sizes are at least 1,
+/// the result's symbols range over all values >= 0.
+static std::optional<Dim> shiftedByOne(const Dim &d) {
+  std::map<std::string, Dim> shift;
+  for (const std::string &s : d.symbols())
+    shift[s] = *Dim::add(Dim::symbol(s), Dim::constant(1));
+  return d.substitute(shift);
+}
+
+/// True when `d` is >= 0 for every value (>= 1) of its symbols. Sound, not
+/// complete: all coefficients of the shifted polynomial must be >= 0.
 static bool provablyNonNegative(const Dim &d) {
-  for (const Dim::Term &t : d.terms())
+  std::optional<Dim> shifted = shiftedByOne(d);
+  if (!shifted)
+    return false;
+  for (const Dim::Term &t : shifted->terms())
     if (t.coeff < 0)
       return false;
   return true;
 }
 
-/// True when `d` is > 0 for every positive value of its symbols.
+/// True when `d` is > 0 for every value (>= 1) of its symbols.
 static bool provablyPositive(const Dim &d) {
-  return provablyNonNegative(d) && !d.terms().empty();
+  std::optional<Dim> shifted = shiftedByOne(d);
+  if (!shifted || !provablyNonNegative(d))
+    return false;
+  // With non-negative coefficients the minimum is the constant term.
+  for (const Dim::Term &t : shifted->terms())
+    if (t.symbols.empty())
+      return t.coeff > 0;
+  return false;
 }
 
 /// True when `d` is < 0 whatever its symbols are: a negative constant.
