@@ -8,6 +8,8 @@
 #include "accy/Stages/Target/Passes.h"
 
 #include "accy/Dialect/Choir/IR/Choir.h"
+#include "accy/Stages/Contract/Passes.h"
+#include "accy/Stages/Tensor/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -81,6 +83,12 @@ void accy::registerAccyPasses() {
   mlir::registerLinalgPasses();
   mlir::memref::registerMemRefPasses();
   mlir::registerSCFPasses();
+
+  // The middle stages: contract, tensor.
+  accy::contract::registerContractPasses();
+  accy::contract::registerContractPipeline();
+  accy::tensorstage::registerTensorPasses();
+  accy::tensorstage::registerTensorPipeline();
 
   // The backend stages: dispatch, memory, kernel, target.
   accy::dispatch::registerDispatchPasses();
