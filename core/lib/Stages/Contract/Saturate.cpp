@@ -371,6 +371,10 @@ struct ChoirSaturatePass
                                        config);
     numRewrites += counter.rewrites;
     numEinsumMerges += counter.einsumMerges;
+    if (emitRemarks)
+      getOperation().emitRemark()
+          << getArgument() << ": " << counter.rewrites << " rewrites fired ("
+          << counter.einsumMerges << " einsum merges)";
   }
 };
 

@@ -14,9 +14,11 @@
 #include "ContractUtils.h"
 #include "accy/Stages/Contract/Passes.h"
 
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <map>
 
@@ -40,6 +42,14 @@ struct DimClass {
   int64_t bindArg = -1;
   int64_t bindDim = -1;
 };
+
+/// A dimension name that is a symbol (not a size expression like "N+M",
+/// which names no class of its own).
+bool isSymbolName(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
+    return false;
+  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
 
 std::string describe(const DimClass &c) {
   if (!c.symbol.empty())
@@ -205,7 +215,8 @@ LogicalResult ShapeUnifier::run() {
       if (names && d < static_cast<int64_t>(names.size())) {
         Attribute name = names[d];
         std::optional<std::pair<std::string, std::string>> conflict;
-        if (auto s = dyn_cast<StringAttr>(name))
+        auto s = dyn_cast<StringAttr>(name);
+        if (s && isSymbolName(s.getValue()))
           conflict = join(v, symbolVar(s.getValue()));
         else if (auto i = dyn_cast<IntegerAttr>(name))
           conflict = join(v, fresh(i.getInt()));
@@ -318,7 +329,8 @@ LogicalResult ShapeUnifier::visitReturn(func::ReturnOp op) {
                         d < static_cast<int64_t>(names.size());
          ++d) {
       unsigned declared;
-      if (auto s = dyn_cast<StringAttr>(names[d]))
+      auto s = dyn_cast<StringAttr>(names[d]);
+      if (s && isSymbolName(s.getValue()))
         declared = symbolVar(s.getValue());
       else if (auto n = dyn_cast<IntegerAttr>(names[d]))
         declared = fresh(n.getInt());
@@ -356,10 +368,14 @@ LogicalResult ShapeUnifier::visit(Operation *op) {
     return visitBroadcasting(op, select->getOperands(), select.getResult());
   if (auto mse = dyn_cast<choir::MseOp>(op))
     return visitBroadcasting(op, mse->getOperands(), Value());
-  if (isa<choir::CrossEntropyOp, choir::NllOp>(op))
-    return equal(op, dimsOf(op->getOperand(0))[0],
-                 dimsOf(op->getOperand(1))[0],
-                 "the batch size of the scores");
+  if (isa<choir::CrossEntropyOp, choir::NllOp>(op)) {
+    if (auto conflict = join(dimsOf(op->getOperand(0))[0],
+                             dimsOf(op->getOperand(1))[0]))
+      return op->emitOpError() << "has " << conflict->first
+                               << " rows of scores but " << conflict->second
+                               << " labels";
+    return success();
+  }
   if (auto reduce = dyn_cast<choir::ReduceOp>(op)) {
     int64_t r = 0;
     for (int64_t d = 0; d < tensorType(reduce.getInput()).getRank(); ++d) {
@@ -563,6 +579,9 @@ LogicalResult makeBroadcastsExplicit(func::FuncOp func, ShapeUnifier &shapes,
                                      int64_t &count) {
   SizeMaterializer sizes(func, shapes);
   OpBuilder b(func.getContext());
+  DominanceInfo dominance(func);
+  // One broadcast of a value to a type serves every later op that needs it.
+  llvm::DenseMap<std::pair<Value, Type>, Value> made;
   WalkResult walk = func.getBody().walk([&](Operation *op) {
     if (!isa<choir::AddOp, choir::SubOp, choir::MulOp, choir::DivOp,
              choir::CmpOp, choir::SelectOp>(op))
@@ -575,6 +594,11 @@ LogicalResult makeBroadcastsExplicit(func::FuncOp func, ShapeUnifier &shapes,
                                           type.getElementType());
       if (type == target)
         continue;
+      Value &cached = made[{operand.get(), target}];
+      if (cached && dominance.properlyDominates(cached, op)) {
+        operand.set(cached);
+        continue;
+      }
       Value replacement;
       if (isPureCast(type.getShape(), target.getShape())) {
         replacement =
@@ -599,6 +623,7 @@ LogicalResult makeBroadcastsExplicit(func::FuncOp func, ShapeUnifier &shapes,
                                                    operand.get(), dynamic);
         ++count;
       }
+      cached = replacement;
       operand.set(replacement);
     }
     return WalkResult::advance();

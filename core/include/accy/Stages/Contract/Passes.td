@@ -43,13 +43,18 @@ def ChoirSaturate : Pass<"accy-choir-saturate", "mlir::ModuleOp"> {
     input); and an einsum feeding one other einsum is merged into it when the
     merged iteration space is no larger than the two separate ones together
     (dynamic sizes count as `dynamic-size-estimate`). The greedy driver stops
-    after `max-iterations` sweeps; `num-rewrites` counts what fired.
+    after `max-iterations` sweeps; the statistic `num-rewrites` counts what
+    fired (and `emit-remarks` reports it where LLVM statistics are compiled
+    out).
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int64_t", "8",
            "Largest number of greedy sweeps over the IR">,
     Option<"dynamicSizeEstimate", "dynamic-size-estimate", "int64_t", "128",
-           "Size assumed for a dynamic dimension by the einsum cost model">
+           "Size assumed for a dynamic dimension by the einsum cost model">,
+    Option<"emitRemarks", "emit-remarks", "bool", "false",
+           "Report the number of rewrites as a remark on the anchor (pass "
+           "statistics are compiled out of release builds of LLVM)">
   ];
   let dependentDialects = ["::accy::choir::ChoirDialect",
                            "::mlir::tensor::TensorDialect",

@@ -1,0 +1,131 @@
+// RUN: accy-opt %s --split-input-file --accy-choir-constant-fold | FileCheck %s
+// RUN: accy-opt %s --split-input-file --accy-choir-constant-fold=max-elements=8192 | FileCheck %s --check-prefix=BIG
+
+// Elementwise arithmetic with broadcasting, then an activation.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: %[[C:.*]] = choir.constant dense<[3.000000e+00, 4.000000e+00]> : tensor<2xf32>
+// CHECK: %[[R:.*]] = choir.constant dense<[0.000000e+00, 1.000000e+00]> : tensor<2xf32>
+// CHECK-NOT: choir.add
+// CHECK-NOT: choir.relu
+// CHECK: return %[[C]], %[[R]]
+func.func @elementwise() -> (tensor<2xf32>, tensor<2xf32>) {
+  %a = choir.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = choir.constant dense<2.0> : tensor<f32>
+  %c = choir.add %a, %b : tensor<2xf32>, tensor<f32> -> tensor<2xf32>
+  %m = choir.constant dense<[-1.0, 1.0]> : tensor<2xf32>
+  %r = choir.relu %m : tensor<2xf32>
+  return %c, %r : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// full and iota with static shapes, then a reduction and a comparison.
+// CHECK-LABEL: func.func @full_iota_reduce
+// CHECK-DAG: choir.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
+// CHECK-DAG: choir.constant dense<6> : tensor<i32>
+// CHECK-DAG: choir.constant dense<1.500000e+00> : tensor<2x2xf32>
+// CHECK-DAG: choir.constant dense<[false, false, true, true]> : tensor<4xi1>
+// CHECK-NOT: choir.iota
+// CHECK-NOT: choir.full
+// CHECK-NOT: choir.reduce
+func.func @full_iota_reduce() -> (tensor<4xi32>, tensor<i32>, tensor<2x2xf32>, tensor<4xi1>) {
+  %i = choir.iota : tensor<4xi32>
+  %s = choir.reduce sum %i {axes = array<i64: 0>, keepdims = false} : tensor<4xi32> -> tensor<i32>
+  %f = choir.full 1.5 : f32 : tensor<2x2xf32>
+  %two = choir.constant dense<2> : tensor<i32>
+  %g = choir.cmp ge, %i, %two : tensor<4xi32>, tensor<i32> -> tensor<4xi1>
+  return %i, %s, %f, %g : tensor<4xi32>, tensor<i32>, tensor<2x2xf32>, tensor<4xi1>
+}
+
+// -----
+
+// Reductions over some axes, mean, max; transpose, reshape, broadcast,
+// slice, concat and take of constants.
+// CHECK-LABEL: func.func @data_movement
+// CHECK-DAG: choir.constant dense<[2.000000e+00, 5.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: choir.constant dense<{{\[}}[3.000000e+00, 6.000000e+00]]> : tensor<1x2xf32>
+// CHECK-DAG: choir.constant dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// CHECK-DAG: choir.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00]> : tensor<6xf32>
+// CHECK-DAG: choir.constant dense<{{\[}}[2.000000e+00, 3.000000e+00], [5.000000e+00, 6.000000e+00]]> : tensor<2x2xf32>
+// CHECK-DAG: choir.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<6xf32>
+// CHECK-DAG: choir.constant dense<{{\[}}[3.000000e+00, 1.000000e+00, 3.000000e+00], [6.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK-DAG: choir.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00], [1.000000e+00, 2.000000e+00, 3.000000e+00]]> : tensor<2x3xf32>
+func.func @data_movement() -> (tensor<2xf32>, tensor<1x2xf32>, tensor<3x2xf32>, tensor<6xf32>, tensor<2x2xf32>, tensor<6xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %x = choir.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %mean = choir.reduce mean %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  %max = choir.reduce max %x {axes = array<i64: 1>, keepdims = true} : tensor<2x3xf32> -> tensor<2x1xf32>
+  %maxt = choir.transpose %max {perm = array<i64: 1, 0>} : tensor<2x1xf32> -> tensor<1x2xf32>
+  %t = choir.transpose %x {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>
+  %r = choir.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
+  %s = choir.slice %x [0, 1] [2, 2] : tensor<2x3xf32> -> tensor<2x2xf32>
+  %row = choir.slice %x [0, 0] [1, 3] : tensor<2x3xf32> -> tensor<1x3xf32>
+  %row1 = choir.reshape %row : tensor<1x3xf32> -> tensor<3xf32>
+  %cat = choir.concat %row1, %row1 {axis = 0 : i64} : (tensor<3xf32>, tensor<3xf32>) -> tensor<6xf32>
+  %idx = choir.constant dense<[2, -5, 7]> : tensor<3xi32>
+  %g = choir.take %x, %idx {axis = 1 : i64} : tensor<2x3xf32>, tensor<3xi32> -> tensor<2x3xf32>
+  %b = choir.broadcast %row1 : tensor<3xf32> -> tensor<2x3xf32>
+  return %mean, %maxt, %t, %r, %s, %cat, %g, %b : tensor<2xf32>, tensor<1x2xf32>, tensor<3x2xf32>, tensor<6xf32>, tensor<2x2xf32>, tensor<6xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Casts round to nearest-even and convert floats to integers by truncation;
+// softmax and a scan of constants.
+// CHECK-LABEL: func.func @casts_rows_scans
+// CHECK-DAG: choir.constant dense<[1, -2]> : tensor<2xi32>
+// CHECK-DAG: choir.constant dense<5.000000e-01> : tensor<2xf32>
+// CHECK-DAG: choir.constant dense<[1, 3, 6]> : tensor<3xi32>
+// CHECK-DAG: choir.constant dense<[1.000000e+00, 3.000000e+00, 3.000000e+00]> : tensor<3xf32>
+func.func @casts_rows_scans() -> (tensor<2xi32>, tensor<2xf32>, tensor<3xi32>, tensor<3xf32>) {
+  %x = choir.constant dense<[1.7, -2.5]> : tensor<2xf32>
+  %i = choir.cast %x : tensor<2xf32> -> tensor<2xi32>
+  %same = choir.constant dense<3.0> : tensor<2xf32>
+  %s = choir.softmax %same {axis = 0 : i64} : tensor<2xf32>
+  %v = choir.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %cs = choir.scan cumsum %v {axis = 0 : i64} : tensor<3xi32>
+  %w = choir.constant dense<[1.0, 3.0, 2.0]> : tensor<3xf32>
+  %cm = choir.scan cummax %w {axis = 0 : i64} : tensor<3xf32>
+  return %i, %s, %cs, %cm : tensor<2xi32>, tensor<2xf32>, tensor<3xi32>, tensor<3xf32>
+}
+
+// -----
+
+// Integer arithmetic wraps at the element width; a division by zero is left
+// for run time.
+// CHECK-LABEL: func.func @integers
+// CHECK-DAG: choir.constant dense<-2147483648> : tensor<i32>
+// CHECK-DAG: choir.div
+func.func @integers() -> (tensor<i32>, tensor<i32>) {
+  %max = choir.constant dense<2147483647> : tensor<i32>
+  %one = choir.constant dense<1> : tensor<i32>
+  %zero = choir.constant dense<0> : tensor<i32>
+  %w = choir.add %max, %one : tensor<i32>, tensor<i32> -> tensor<i32>
+  %d = choir.div %one, %zero : tensor<i32>, tensor<i32> -> tensor<i32>
+  return %w, %d : tensor<i32>, tensor<i32>
+}
+
+// -----
+
+// Ops with a non-constant operand, or a dynamic result, stay.
+// CHECK-LABEL: func.func @not_constant
+// CHECK: choir.add
+// CHECK: choir.full
+func.func @not_constant(%x: tensor<2xf32>, %n: index) -> (tensor<2xf32>, tensor<?xf32>) {
+  %c = choir.constant dense<1.0> : tensor<2xf32>
+  %a = choir.add %x, %c : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  %f = choir.full 0.0 : f32 sizes(%n) : tensor<?xf32>
+  return %a, %f : tensor<2xf32>, tensor<?xf32>
+}
+
+// -----
+
+// The size budget: 5000 elements are over the default of 4096.
+// CHECK-LABEL: func.func @budget
+// CHECK: choir.full
+// BIG-LABEL: func.func @budget
+// BIG-NOT: choir.full
+// BIG: choir.constant dense<2.000000e+00> : tensor<5000xf32>
+func.func @budget() -> tensor<5000xf32> {
+  %f = choir.full 2.0 : f32 : tensor<5000xf32>
+  return %f : tensor<5000xf32>
+}
