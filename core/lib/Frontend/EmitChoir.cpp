@@ -27,7 +27,7 @@ public:
 private:
   // Types and attributes.
   Type elementType(ElemType elem);
-  RankedTensorType tensorType(const TensorType &type);
+  RankedTensorType tensorType(const accy::TensorType &type);
   Attribute dimsAttr(const Shape &shape);
   TypedAttr scalarAttr(const ScalarValue &value, ElemType elem);
 
@@ -81,7 +81,7 @@ Type ChoirEmitter::elementType(ElemType elem) {
   return builder.getF32Type();
 }
 
-RankedTensorType ChoirEmitter::tensorType(const TensorType &type) {
+RankedTensorType ChoirEmitter::tensorType(const accy::TensorType &type) {
   SmallVector<int64_t> shape;
   for (const Dim &d : type.shape)
     shape.push_back(d.getStatic().value_or(ShapedType::kDynamic));
@@ -337,7 +337,7 @@ Value ChoirEmitter::emitBuiltin(const BuiltinCallExpr &expr, Location loc) {
 Value ChoirEmitter::emitIndex(const IndexExpr &expr, Location loc) {
   Value base = emitExpr(expr.base());
   Value gather = expr.gatherIndex() ? emitExpr(*expr.gatherIndex()) : Value();
-  const TensorType &astBase = expr.base().type;
+  const accy::TensorType &astBase = expr.base().type;
 
   SmallVector<int64_t> staticStarts, staticSizes;
   SmallVector<Value> starts, sizes;
@@ -376,13 +376,13 @@ Value ChoirEmitter::emitIndex(const IndexExpr &expr, Location loc) {
 
   Value v = base;
   if (slices) {
-    auto slicedType = tensorType(TensorType(astBase.elem, sliced));
+    auto slicedType = tensorType(accy::TensorType(astBase.elem, sliced));
     v = builder.create<choir::SliceOp>(loc, slicedType, v, starts, sizes,
                                        staticStarts, staticSizes);
   }
   if (kept.size() != sliced.size())
     v = builder.create<choir::ReshapeOp>(
-        loc, tensorType(TensorType(astBase.elem, kept)), v,
+        loc, tensorType(accy::TensorType(astBase.elem, kept)), v,
         dynamicSizes(kept));
   if (gatherAxis)
     v = builder.create<choir::TakeOp>(loc, tensorType(expr.type), v, gather,
@@ -414,7 +414,7 @@ EmittedKernel ChoirEmitter::emit() {
   SmallVector<Type> argTypes, resultTypes;
   for (const auto &param : kernel.params)
     argTypes.push_back(tensorType(param->type));
-  for (const TensorType &result : kernel.results)
+  for (const accy::TensorType &result : kernel.results)
     resultTypes.push_back(tensorType(result));
   builder.setInsertionPointToEnd(out.module->getBody());
   func = builder.create<func::FuncOp>(

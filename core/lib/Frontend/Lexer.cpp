@@ -298,7 +298,7 @@ void Lexer::lexString() {
       --end;
     diags.error(DiagCode::UnterminatedString, SourceRange(file, begin, end),
                 "unterminated string literal; add a closing '\"'");
-    push(TokenKind::StringLiteral, begin);
+    push(TokenKind::Error, begin);
     return;
   }
   ++pos; // Closing quote.

@@ -26,8 +26,9 @@ std::string Parser::describe(const Token &t) {
 }
 
 void Parser::errorExpected(llvm::StringRef what) {
-  // An Error token was already diagnosed by the lexer: stay quiet.
-  if (tok().is(TokenKind::Error))
+  // An Error token was already diagnosed by the lexer, and so are the
+  // syntax errors that follow from it in the same statement: stay quiet.
+  if (tok().is(TokenKind::Error) || afterLexError)
     return;
   diags.error(DiagCode::ExpectedToken, tok().range,
               "expected " + what.str() + ", found " + describe(tok()));
@@ -100,6 +101,7 @@ std::unique_ptr<Module> Parser::parseModule() {
   auto module = std::make_unique<Module>();
   module->file = file;
   while (!tok().is(TokenKind::Eof) && !diags.limitReached()) {
+    afterLexError = false;
     switch (tok().kind) {
     case TokenKind::KwImport:
       parseImport(*module);
@@ -323,6 +325,7 @@ void Parser::parseFunction(Module &module) {
 }
 
 bool Parser::parseStmt(FunctionDecl &fn) {
+  afterLexError = false;
   Stmt stmt;
   uint32_t begin = tok().range.begin;
   if (tok().is(TokenKind::KwLet)) {

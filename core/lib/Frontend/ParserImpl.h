@@ -22,6 +22,8 @@ private:
     return tokens[std::min(pos + ahead, tokens.size() - 1)];
   }
   void consume() {
+    if (tokens[pos].is(TokenKind::Error))
+      afterLexError = true;
     if (pos + 1 < tokens.size()) {
       lastEnd = tokens[pos].range.end;
       ++pos;
@@ -75,6 +77,10 @@ private:
   uint32_t lastEnd = 0;
   /// Current recursion depth of the expression parser.
   unsigned nesting = 0;
+  /// Set once an Error token (already diagnosed by the lexer) is consumed,
+  /// cleared at the start of each statement and item: syntax errors it
+  /// causes in the same statement are not reported again.
+  bool afterLexError = false;
 };
 
 } // namespace accy

@@ -16,9 +16,19 @@ Sema::Sema(CompilationUnit &unit, DiagnosticEngine &diags,
 DiagnosticEngine::Builder Sema::error(DiagCode code, SourceRange range,
                                       std::string message) {
   DiagnosticEngine::Builder b = diags.error(code, range, std::move(message));
-  for (auto it = instStack.rbegin(); it != instStack.rend(); ++it)
+  // Innermost call first; very deep chains show only the innermost calls.
+  const size_t shown = 8;
+  size_t count = 0;
+  for (auto it = instStack.rbegin(); it != instStack.rend(); ++it, ++count) {
+    if (count == shown) {
+      b.note(instStack.front().callRange,
+             "... and " + std::to_string(instStack.size() - shown) +
+                 " more enclosing fn calls, the outermost here");
+      break;
+    }
     b.note(it->callRange,
            "while inlining the call of fn '" + it->fn->decl->name + "' here");
+  }
   return b;
 }
 

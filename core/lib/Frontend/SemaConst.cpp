@@ -44,7 +44,8 @@ static CValue kindValue(CValue::Kind kind, SourceRange r) {
   return c;
 }
 
-CValue Sema::evalConst(const syntax::Expr &e, Scope &scope) {
+CValue Sema::evalConst(const syntax::Expr &e, Scope &scope,
+                       bool dimContext) {
   switch (e.getKind()) {
   case syntax::ExprKind::IntLit:
     return intValue(llvm::cast<syntax::IntLitExpr>(e).value, e.range);
@@ -96,12 +97,29 @@ CValue Sema::evalConst(const syntax::Expr &e, Scope &scope) {
       return dimValue(it->second, e.range);
     if (lookupBuiltin(name))
       return kindValue(CValue::Kind::NotConst, e.range);
+    if (dimContext) {
+      std::vector<std::string> dims;
+      for (const auto &entry : scope.dims)
+        dims.push_back(entry.first);
+      std::string message = "unknown dimension " + quote(name);
+      std::string suggestion = closestName(name, dims);
+      if (!suggestion.empty()) {
+        message += "; did you mean " + quote(suggestion) + "?";
+      } else if (!dims.empty()) {
+        message += "; the dimensions here are";
+        for (size_t i = 0; i < dims.size(); ++i)
+          message += (i ? ", " : " ") + dims[i];
+      }
+      error(DiagCode::UnknownDimension, e.range, message);
+      return kindValue(CValue::Kind::Error, e.range);
+    }
     // Let checkName report the unknown name with its suggestions.
     checkName(llvm::cast<syntax::NameExpr>(e), scope);
     return kindValue(CValue::Kind::Error, e.range);
   }
   case syntax::ExprKind::Unary: {
-    CValue v = evalConst(*llvm::cast<syntax::UnaryExpr>(e).operand, scope);
+    CValue v =
+        evalConst(*llvm::cast<syntax::UnaryExpr>(e).operand, scope, dimContext);
     v.range = e.range;
     switch (v.kind) {
     case CValue::Kind::Int:
@@ -129,8 +147,8 @@ CValue Sema::evalConst(const syntax::Expr &e, Scope &scope) {
     if (b.op != syntax::BinaryOp::Add && b.op != syntax::BinaryOp::Sub &&
         b.op != syntax::BinaryOp::Mul)
       return kindValue(CValue::Kind::NotConst, e.range);
-    CValue l = evalConst(*b.lhs, scope);
-    CValue r = evalConst(*b.rhs, scope);
+    CValue l = evalConst(*b.lhs, scope, dimContext);
+    CValue r = evalConst(*b.rhs, scope, dimContext);
     if (l.kind == CValue::Kind::Error || r.kind == CValue::Kind::Error)
       return kindValue(CValue::Kind::Error, e.range);
     if (!l.isIntLike() || !r.isIntLike())
@@ -150,7 +168,7 @@ CValue Sema::evalConst(const syntax::Expr &e, Scope &scope) {
     CValue c = kindValue(CValue::Kind::List, e.range);
     bool notConst = false;
     for (const auto &elem : llvm::cast<syntax::ListExpr>(e).elements) {
-      CValue v = evalConst(*elem, scope);
+      CValue v = evalConst(*elem, scope, dimContext);
       if (v.kind == CValue::Kind::Error)
         return v;
       notConst |= v.kind == CValue::Kind::NotConst;
@@ -174,7 +192,7 @@ std::optional<Dim> Sema::evalDimArg(const syntax::Expr &e, Scope &scope,
                                     llvm::StringRef what, bool allowMinusOne,
                                     bool &isMinusOne) {
   isMinusOne = false;
-  CValue v = evalConst(e, scope);
+  CValue v = evalConst(e, scope, /*dimContext=*/true);
   switch (v.kind) {
   case CValue::Kind::Error:
     return std::nullopt;

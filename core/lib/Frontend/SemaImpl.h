@@ -141,7 +141,10 @@ public:
   //===--- Constants (SemaConst.cpp) ---------------------------------------===//
   /// Evaluates a compile-time constant; NotConst for value expressions
   /// (without diagnostics), Error after a reported error.
-  CValue evalConst(const syntax::Expr &e, Scope &scope);
+  /// In a `dimContext` (shapes, iota, slice bounds) an unknown name is
+  /// reported as an unknown dimension.
+  CValue evalConst(const syntax::Expr &e, Scope &scope,
+                   bool dimContext = false);
   /// A dimension expression (shape entries, iota, slice bounds).
   std::optional<Dim> evalDimArg(const syntax::Expr &e, Scope &scope,
                                 llvm::StringRef what, bool allowMinusOne,

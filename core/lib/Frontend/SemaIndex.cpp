@@ -89,7 +89,7 @@ ExprPtr Sema::checkIndex(const syntax::IndexExpr &e, Scope &scope) {
   // Evaluates a bound or point index; negative constants count from the end.
   auto evalBound = [&](const syntax::Expr &expr, const Dim &size,
                        llvm::StringRef what) -> std::optional<Bound> {
-    CValue v = evalConst(expr, scope);
+    CValue v = evalConst(expr, scope, /*dimContext=*/what != "an index");
     if (v.kind == CValue::Kind::Error)
       return std::nullopt;
     if (!v.isIntLike()) {

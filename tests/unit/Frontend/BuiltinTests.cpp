@@ -151,7 +151,8 @@ TEST_CASE("take, transpose, reshape, broadcast, concat", "[builtins]") {
         "elements) to [-1, 4]: 6*N is not a multiple of 4");
   CHECK(typeOf("x: f32[N]", "reshape(x, N)").rfind("error:E0073", 0) == 0);
   CHECK(typeOf("x: f32[N]", "reshape(x, [0])").rfind("error:E0038", 0) == 0);
-  CHECK(typeOf("x: f32[N]", "reshape(x, [M])").rfind("error:E0022", 0) == 0);
+  CHECK(typeOf("x: f32[N]", "reshape(x, [M])") ==
+        "error:E0028 unknown dimension 'M'; the dimensions here are N");
   CHECK(typeOf("x: f32[D], y: f32[N]", "broadcast(x, [N, D])") == "f32[N, D]");
   CHECK(typeOf("x: f32[1, D]", "broadcast(x, [4, D])") == "f32[4, D]");
   CHECK(typeOf("x: f32[3, D]", "broadcast(x, [4, D])") ==

@@ -130,7 +130,7 @@ TEST_CASE("lexical errors", "[lexer]") {
     auto l = lex("import \"a.accy;\nlet");
     REQUIRE(l->diags.size() == 1);
     CHECK(l->diags[0].code == DiagCode::UnterminatedString);
-    CHECK(l->tokens[1].is(TokenKind::StringLiteral));
+    CHECK(l->tokens[1].is(TokenKind::Error));
     CHECK(l->tokens[2].is(TokenKind::KwLet));
   }
   SECTION("unterminated block comment (E0004)") {
