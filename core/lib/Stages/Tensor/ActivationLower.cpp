@@ -52,8 +52,10 @@ Value activation(Operation *op, OpBuilder &b, Location loc, Value x) {
   if (!isa<FloatType>(t)) {
     if (isa<choir::ReluOp>(op))
       return b.create<arith::MaxSIOp>(loc, x, c(0));
+    // max(x, -x): math.absi has no lowering on some targets.
     if (isa<choir::AbsOp>(op))
-      return b.create<math::AbsIOp>(loc, x);
+      return b.create<arith::MaxSIOp>(
+          loc, x, b.create<arith::SubIOp>(loc, c(0), x));
     return b.create<arith::SubIOp>(loc, c(0), x); // neg
   }
   if (isa<choir::ReluOp>(op))

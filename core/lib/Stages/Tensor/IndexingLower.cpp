@@ -180,8 +180,13 @@ struct LowerReshape : OpRewritePattern<choir::ReshapeOp> {
     }
     bool fromHasElements = from.getRank() > 0 || to.hasStaticShape();
     bool toHasElements = to.getRank() > 0 || from.hasStaticShape();
-    if (from.getRank() == 0 || to.getRank() == 0) {
-      if (fromHasElements && toHasElements) {
+    // Through rank 1 needs an expand_shape with at most one dynamic size
+    // (bufferization cannot expand one group into several dynamic sizes).
+    bool throughRankOne = from.getRank() > 0 && to.getRank() > 0 &&
+                          to.getNumDynamicDims() <= 1;
+    if (!throughRankOne) {
+      if (fromHasElements && toHasElements &&
+          (from.getRank() == 0 || to.getRank() == 0)) {
         // Only unit dimensions on the other side.
         SmallVector<ReassociationIndices> none;
         if (from.getRank() == 0)
@@ -196,7 +201,7 @@ struct LowerReshape : OpRewritePattern<choir::ReshapeOp> {
               none);
         return success();
       }
-      // A rank-0 tensor from (or to) a dynamic shape: the general reshape.
+      // The general reshape, with the result shape as a tensor.
       SmallVector<Value> dims;
       for (OpFoldResult size : resultShape(op, rewriter))
         dims.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, size));
