@@ -97,4 +97,6 @@ void accy::registerAccyPasses() {
   accy::memory::registerMemoryPipeline();
   accy::kernel::registerKernelPasses();
   accy::kernel::registerKernelPipeline();
+  accy::target::registerTargetPasses();
+  accy::target::registerTargetPipeline();
 }

@@ -1,1 +1,289 @@
-// placeholder
+//===- Artifacts.cpp - What the target product holds, as files ------------===//
+
+#include "accy/Target/Artifacts.h"
+
+#include "accy/Stages/Dispatch/Plan.h"
+#include "accy/Target/CodeGen.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace accy;
+using namespace accy::target;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+std::string Artifact::fileName(llvm::StringRef stem) const {
+  llvm::Expected<const TargetProfile &> profile = lookupTargetProfile(target);
+  llvm::StringRef extension = ".bin";
+  if (profile)
+    extension = profile->artifactExtension();
+  else
+    llvm::consumeError(profile.takeError());
+  return (stem + "." + target + extension).str();
+}
+
+namespace {
+
+/// One target's code in a kernel module: the artifact and its bitcode.
+struct Compiled {
+  const TargetProfile *profile;
+  StringRef bytes;
+  StringRef bitcode;
+};
+
+llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
+  std::vector<Compiled> result;
+  for (auto binary : kernel.getOps<gpu::BinaryOp>()) {
+    llvm::Expected<const TargetProfile &> profile =
+        lookupTargetProfile(binary.getName());
+    if (!profile)
+      return profile.takeError();
+    if (binary.getObjects().size() != 1)
+      return makeError("gpu.binary @" + binary.getName() +
+                       " must hold one object");
+    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+    StringRef bitcode;
+    if (DictionaryAttr properties = object.getProperties())
+      if (auto bc = properties.getAs<StringAttr>(kBitcodeProperty))
+        bitcode = bc.getValue();
+    result.push_back({&*profile, object.getObject().getValue(), bitcode});
+  }
+  if (auto host = kernel->getAttrOfType<DictionaryAttr>(kHostObjectAttr)) {
+    auto object = host.getAs<StringAttr>("object");
+    auto bitcode = host.getAs<StringAttr>("bitcode");
+    if (!object || !bitcode)
+      return makeError("'" + kHostObjectAttr + "' lacks object or bitcode");
+    llvm::Expected<const TargetProfile &> profile = lookupTargetProfile("host");
+    if (!profile)
+      return profile.takeError();
+    result.push_back({&*profile, object.getValue(), bitcode.getValue()});
+  }
+  llvm::sort(result, [](const Compiled &a, const Compiled &b) {
+    return a.profile < b.profile; // canonical (table) order
+  });
+  return result;
+}
+
+} // namespace
+
+llvm::Expected<std::vector<Artifact>>
+accy::target::extractArtifacts(ModuleOp kernel) {
+  auto compiled = readCompiled(kernel);
+  if (!compiled)
+    return compiled.takeError();
+  std::vector<Artifact> artifacts;
+  for (const Compiled &c : *compiled)
+    artifacts.push_back(
+        {c.profile->name.str(), c.profile->artifactKind(), c.bytes.str()});
+  return artifacts;
+}
+
+std::vector<ModuleOp> accy::target::getKernelModules(ModuleOp product) {
+  if (product->hasAttr(kKernelAttr))
+    return {product};
+  std::vector<ModuleOp> kernels;
+  for (auto kernel : product.getOps<ModuleOp>())
+    if (kernel->hasAttr(kKernelAttr))
+      kernels.push_back(kernel);
+  return kernels;
+}
+
+llvm::Expected<std::vector<Artifact>>
+accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
+                                llvm::StringRef stem) {
+  // Per target, in canonical order, the bitcode of every kernel.
+  std::vector<std::pair<const TargetProfile *, std::vector<StringRef>>> inputs;
+  for (auto [index, kernel] : llvm::enumerate(kernels)) {
+    auto compiled = readCompiled(kernel);
+    if (!compiled)
+      return compiled.takeError();
+    if (index == 0) {
+      for (const Compiled &c : *compiled)
+        inputs.push_back({c.profile, {}});
+    } else if (compiled->size() != inputs.size()) {
+      return makeError("kernel '" + getKernelName(kernel) +
+                       "' was compiled for other targets than '" +
+                       getKernelName(kernels.front()) + "'");
+    }
+    for (auto [slot, c] : llvm::zip(inputs, *compiled)) {
+      if (slot.first != c.profile)
+        return makeError("kernel '" + getKernelName(kernel) +
+                         "' was compiled for other targets than '" +
+                         getKernelName(kernels.front()) + "'");
+      if (c.bitcode.empty())
+        return makeError("kernel '" + getKernelName(kernel) + "' has no " +
+                         c.profile->name + " bitcode to link");
+      slot.second.push_back(c.bitcode);
+    }
+  }
+  std::vector<Artifact> artifacts;
+  for (auto &[profile, bitcodes] : inputs) {
+    llvm::LLVMContext context;
+    std::string name = (stem + "." + profile->name).str();
+    auto module = linkBitcode(context, bitcodes, name);
+    if (!module)
+      return module.takeError();
+    (*module)->setSourceFileName(name);
+    auto bytes = emitArtifact(**module, *profile);
+    if (!bytes)
+      return bytes.takeError();
+    artifacts.push_back(
+        {profile->name.str(), profile->artifactKind(), std::move(*bytes)});
+  }
+  return artifacts;
+}
+
+llvm::Error accy::target::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
+                                         llvm::StringRef directory,
+                                         llvm::StringRef stem) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(directory))
+    return makeError("cannot create " + directory + ": " + ec.message());
+  for (const Artifact &artifact : artifacts) {
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(path, artifact.fileName(stem));
+    if (auto existing = llvm::MemoryBuffer::getFile(path, /*IsText=*/false))
+      if ((*existing)->getBuffer() == artifact.bytes)
+        continue;
+    llvm::SmallString<256> temporary(path);
+    temporary += ".tmp";
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(temporary, ec);
+      if (ec)
+        return makeError("cannot write " + temporary + ": " + ec.message());
+      os << artifact.bytes;
+    }
+    if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
+      return makeError("cannot rename " + temporary + ": " + ec.message());
+  }
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel summary
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<KernelSummary> accy::target::readKernelSummary(ModuleOp kernel) {
+  auto summary = kernel->getAttrOfType<DictionaryAttr>(kKernelsAttr);
+  if (!summary)
+    return makeError("kernel module has no '" + kKernelsAttr + "'");
+  KernelSummary result;
+  if (auto symbols = summary.getAs<ArrayAttr>("symbols"))
+    for (Attribute symbol : symbols) {
+      auto pair = dyn_cast<DenseI64ArrayAttr>(symbol);
+      if (!pair || pair.size() != 2)
+        return makeError("malformed symbol in '" + kKernelsAttr + "'");
+      result.symbols.push_back({pair[0], pair[1]});
+    }
+  auto targets = summary.getAs<DictionaryAttr>("targets");
+  if (!targets)
+    return makeError("'" + kKernelsAttr + "' has no targets");
+  for (NamedAttribute target : targets) {
+    std::vector<KernelLaunch> launches;
+    for (Attribute entry : cast<ArrayAttr>(target.getValue())) {
+      auto dict = cast<DictionaryAttr>(entry);
+      KernelLaunch launch;
+      launch.name = dict.getAs<StringAttr>("name").str();
+      launch.dispatch = dict.getAs<IntegerAttr>("dispatch").getInt();
+      launch.schedule = dict.getAs<StringAttr>("schedule").str();
+      auto block = dict.getAs<DenseI64ArrayAttr>("block");
+      for (unsigned i = 0; i < 3 && i < block.size(); ++i)
+        launch.block[i] = block[i];
+      AffineMap grid = dict.getAs<AffineMapAttr>("grid").getValue();
+      for (unsigned i = 0; i < 3; ++i)
+        launch.grid[i] = grid.getResult(i);
+      launch.sharedMemoryBytes =
+          dict.getAs<IntegerAttr>("shared_memory").getInt();
+      for (Attribute arg : dict.getAs<ArrayAttr>("arguments")) {
+        auto a = cast<DictionaryAttr>(arg);
+        StringRef kind = a.getAs<StringAttr>("kind").getValue();
+        KernelArgument argument{KernelArgument::Kind::Argument};
+        if (kind == "argument") {
+          argument.index = a.getAs<IntegerAttr>("index").getInt();
+        } else if (kind == "buffer") {
+          argument.kind = KernelArgument::Kind::Buffer;
+          argument.index = a.getAs<IntegerAttr>("id").getInt();
+        } else if (kind == "index") {
+          argument.kind = KernelArgument::Kind::Index;
+          argument.value =
+              a.getAs<AffineMapAttr>("value").getValue().getResult(0);
+        } else {
+          argument.kind = KernelArgument::Kind::Scalar;
+          argument.scalar = a.get("value");
+        }
+        launch.arguments.push_back(argument);
+      }
+      launches.push_back(std::move(launch));
+    }
+    result.targets.push_back({target.getName().str(), std::move(launches)});
+  }
+  return result;
+}
+
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t accy::target::evaluate(AffineExpr expr, llvm::ArrayRef<int64_t> symbols) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue();
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[symbol.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  int64_t lhs = evaluate(binary.getLHS(), symbols);
+  int64_t rhs = evaluate(binary.getRHS(), symbols);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return lhs + rhs;
+  case AffineExprKind::Mul:
+    return lhs * rhs;
+  case AffineExprKind::FloorDiv:
+    return floorDiv(lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return -floorDiv(-lhs, rhs);
+  case AffineExprKind::Mod:
+    return lhs - floorDiv(lhs, rhs) * rhs;
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}
+
+std::string accy::target::toCxxExpression(AffineExpr expr,
+                                          llvm::ArrayRef<std::string> names) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return std::to_string(constant.getValue());
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return names[symbol.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = toCxxExpression(binary.getLHS(), names);
+  std::string rhs = toCxxExpression(binary.getRHS(), names);
+  // Sizes are non-negative, so C++ division is floor division here.
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + lhs + " + " + rhs + ")";
+  case AffineExprKind::Mul:
+    return "(" + lhs + " * " + rhs + ")";
+  case AffineExprKind::FloorDiv:
+    return "(" + lhs + " / " + rhs + ")";
+  case AffineExprKind::CeilDiv:
+    return "((" + lhs + " + " + rhs + " - 1) / " + rhs + ")";
+  case AffineExprKind::Mod:
+    return "(" + lhs + " % " + rhs + ")";
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}

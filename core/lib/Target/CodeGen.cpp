@@ -1,1 +1,261 @@
-// placeholder
+//===- CodeGen.cpp - LLVM IR to PTX, AMDGPU code objects, host objects ----===//
+
+#include "accy/Target/CodeGen.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTarget();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUAsmPrinter();
+void LLVMInitializeX86TargetInfo();
+void LLVMInitializeX86Target();
+void LLVMInitializeX86TargetMC();
+void LLVMInitializeX86AsmPrinter();
+}
+
+using namespace accy::target;
+
+#ifndef ACCY_LLVM_TOOLS_DIR
+#define ACCY_LLVM_TOOLS_DIR ""
+#endif
+
+static void initializeTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+  });
+}
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+/// One fixed configuration per profile: the same options on every machine.
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const TargetProfile &profile) {
+  initializeTargets();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(profile.triple.str(), error);
+  if (!target)
+    return makeError("no LLVM backend for " + profile.triple + ": " + error);
+  llvm::TargetOptions options;
+  // IEEE semantics: no contraction of separate multiplies and adds.
+  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
+  std::optional<llvm::Reloc::Model> reloc;
+  if (profile.kind != TargetKind::NVPTX)
+    reloc = llvm::Reloc::PIC_;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      profile.triple, profile.chip, profile.features, options, reloc,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return makeError("cannot create a target machine for " + profile.name);
+  return machine;
+}
+
+llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
+  static const llvm::StringRef allowed[] = {"malloc", "free", "memcpy",
+                                            "memmove", "memset"};
+  return allowed;
+}
+
+llvm::Error accy::target::optimizeModule(llvm::Module &module,
+                                         const TargetProfile &profile) {
+  auto machine = createTargetMachine(profile);
+  if (!machine)
+    return machine.takeError();
+  module.setTargetTriple(profile.triple);
+  module.setDataLayout((*machine)->createDataLayout());
+  if (profile.kind == TargetKind::AMDGPU &&
+      !module.getModuleFlag("amdhsa_code_object_version"))
+    module.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
+                         500);
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine->get());
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, mam);
+  return llvm::Error::success();
+}
+
+llvm::Error accy::target::checkSelfContained(const llvm::Module &module,
+                                             const TargetProfile &profile) {
+  std::string missing;
+  for (const llvm::Function &function : module) {
+    if (!function.isDeclaration() || function.isIntrinsic() ||
+        function.use_empty())
+      continue;
+    if (profile.kind == TargetKind::Host &&
+        llvm::is_contained(getAllowedHostExternals(), function.getName()))
+      continue;
+    missing += (missing.empty() ? "" : ", ") + function.getName().str();
+  }
+  if (missing.empty())
+    return llvm::Error::success();
+  return makeError("code for " + profile.name +
+                   " calls functions that are not part of it: " + missing);
+}
+
+std::string accy::target::writeBitcode(const llvm::Module &module) {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  llvm::WriteBitcodeToFile(module, os);
+  os.flush();
+  return bytes;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+accy::target::linkBitcode(llvm::LLVMContext &context,
+                          llvm::ArrayRef<llvm::StringRef> bitcodes,
+                          llvm::StringRef name) {
+  auto linked = std::make_unique<llvm::Module>(name, context);
+  llvm::Linker linker(*linked);
+  for (llvm::StringRef bitcode : bitcodes) {
+    auto module = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(bitcode, name), context);
+    if (!module)
+      return module.takeError();
+    if (linked->getTargetTriple().empty()) {
+      linked->setTargetTriple((*module)->getTargetTriple());
+      linked->setDataLayout((*module)->getDataLayout());
+    }
+    if (linker.linkInModule(std::move(*module)))
+      return makeError("cannot link the bitcode of " + name +
+                       " (duplicate symbol?)");
+  }
+  return linked;
+}
+
+static llvm::Expected<std::string>
+emitFile(llvm::Module &module, const TargetProfile &profile,
+         llvm::CodeGenFileType type) {
+  auto machine = createTargetMachine(profile);
+  if (!machine)
+    return machine.takeError();
+  module.setDataLayout((*machine)->createDataLayout());
+  llvm::SmallString<0> bytes;
+  llvm::raw_svector_ostream os(bytes);
+  llvm::legacy::PassManager passes;
+  if ((*machine)->addPassesToEmitFile(passes, os, nullptr, type))
+    return makeError("the " + profile.name +
+                     " backend cannot emit this kind of file");
+  passes.run(module);
+  return std::string(bytes.str());
+}
+
+llvm::Expected<std::string> accy::target::findLinker() {
+  for (llvm::StringRef dir : {llvm::StringRef(ACCY_LLVM_TOOLS_DIR)}) {
+    if (dir.empty())
+      continue;
+    std::string path = (dir + "/ld.lld").str();
+    if (llvm::sys::fs::can_execute(path))
+      return path;
+  }
+  for (llvm::StringRef name : {"ld.lld-19", "ld.lld"})
+    if (auto path = llvm::sys::findProgramByName(name))
+      return *path;
+  return makeError("ld.lld not found (install lld-19); it links AMDGPU code "
+                   "objects");
+}
+
+/// Links a relocatable AMDGPU object into a loadable code object.
+static llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
+  auto linker = findLinker();
+  if (!linker)
+    return linker.takeError();
+  llvm::SmallString<128> input, output;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("accy-amdgpu", "o", input))
+    return makeError("cannot create a temporary file: " + ec.message());
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("accy-amdgpu", "hsaco", output)) {
+    llvm::sys::fs::remove(input);
+    return makeError("cannot create a temporary file: " + ec.message());
+  }
+  auto cleanup = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(input);
+    llvm::sys::fs::remove(output);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(input, ec);
+    if (ec)
+      return makeError("cannot write " + input + ": " + ec.message());
+    os << object;
+  }
+  llvm::StringRef args[] = {*linker,        "-shared", "--no-undefined",
+                            "--build-id=none", "-o",   output,
+                            input};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0)
+    return makeError("ld.lld failed to link the AMDGPU code object" +
+                     (message.empty() ? "" : ": " + message));
+  auto buffer = llvm::MemoryBuffer::getFile(output);
+  if (!buffer)
+    return makeError("cannot read the linked code object: " +
+                     buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
+
+llvm::Expected<std::string>
+accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
+  switch (profile.kind) {
+  case TargetKind::NVPTX:
+    return emitFile(module, profile, llvm::CodeGenFileType::AssemblyFile);
+  case TargetKind::AMDGPU: {
+    auto object = emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
+    if (!object)
+      return object.takeError();
+    return linkCodeObject(*object);
+  }
+  case TargetKind::Host:
+    return emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
+  }
+  llvm_unreachable("unknown target kind");
+}

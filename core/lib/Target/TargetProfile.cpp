@@ -22,9 +22,10 @@ static const TargetProfile kProfiles[] = {
      1024, 64 * 1024, 256, 104, 16, 16},
     {"gfx942", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx942", "", 64,
      1024, 64 * 1024, 256, 304, 16, 16},
-    // The host object targets baseline x86-64 so that it runs on any x86-64
-    // machine; the bytes never depend on the CPU of the compiling machine.
-    {"host", TargetKind::Host, "x86_64-unknown-linux-gnu", "x86-64", "", 1, 1,
+    // The host object targets x86-64-v2 (SSE4.2, every x86-64 CPU since
+    // 2009): floor/ceil/trunc/roundeven are instructions there, not libm
+    // calls. The bytes never depend on the CPU of the compiling machine.
+    {"host", TargetKind::Host, "x86_64-unknown-linux-gnu", "x86-64-v2", "", 1, 1,
      0, 1, 0, 16, 16},
 };
 

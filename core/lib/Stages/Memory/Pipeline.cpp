@@ -13,7 +13,7 @@ using namespace mlir;
 
 void accy::memory::buildMemoryPipeline(OpPassManager &pm,
                                        const MemoryPipelineOptions &options) {
-  pm.addPass(createProtectInputs());
+  pm.addPass(createPrepareBufferization());
   // Outputs are written in place: tensor.empty ops that end in an output
   // argument become that argument.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());

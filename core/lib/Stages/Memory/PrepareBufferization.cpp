@@ -1,14 +1,15 @@
-//===- ProtectInputs.cpp - Inputs are read-only for bufferization ---------===//
+//===- PrepareBufferization.cpp - Read-only inputs, unshared empties ------===//
 
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Memory/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 namespace accy::memory {
-#define GEN_PASS_DEF_PROTECTINPUTS
+#define GEN_PASS_DEF_PREPAREBUFFERIZATION
 #include "accy/Stages/Memory/Passes.h.inc"
 } // namespace accy::memory
 
@@ -17,23 +18,39 @@ using namespace accy;
 
 namespace {
 
-struct ProtectInputsPass
-    : public accy::memory::impl::ProtectInputsBase<ProtectInputsPass> {
+struct PrepareBufferizationPass
+    : public accy::memory::impl::PrepareBufferizationBase<
+          PrepareBufferizationPass> {
+  LogicalResult prepare(ModuleOp kernel) {
+    func::FuncOp entry = getKernelEntry(kernel);
+    if (!entry)
+      return failure();
+    OpBuilder b(&getContext());
+    for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+      if (!isa<TensorType>(entry.getArgumentTypes()[i]) ||
+          entry.getArgAttr(i, kResultAttr))
+        continue;
+      entry.setArgAttr(i,
+                       bufferization::BufferizationDialect::kWritableAttrName,
+                       b.getBoolAttr(false));
+    }
+    SmallVector<tensor::EmptyOp> empties;
+    entry.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
+    for (tensor::EmptyOp empty : empties) {
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : empty->getUses())
+        uses.push_back(&use);
+      for (OpOperand *use : llvm::drop_begin(uses)) {
+        b.setInsertionPoint(use->getOwner());
+        use->set(b.clone(*empty)->getResult(0));
+      }
+    }
+    return success();
+  }
+
   void runOnOperation() override {
-    Builder b(&getContext());
     if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          func::FuncOp entry = getKernelEntry(kernel);
-          if (!entry)
-            return failure();
-          for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
-            if (!isa<TensorType>(entry.getArgumentTypes()[i]) ||
-                entry.getArgAttr(i, kResultAttr))
-              continue;
-            entry.setArgAttr(
-                i, bufferization::BufferizationDialect::kWritableAttrName,
-                b.getBoolAttr(false));
-          }
-          return success();
+          return prepare(kernel);
         })))
       signalPassFailure();
   }

@@ -1,1 +1,86 @@
-// placeholder
+//===- Pipeline.cpp - The accy-choir-target pipeline ----------------------===//
+
+#include "accy/Stages/Target/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+/// Memref and loop lowering shared by device and host code.
+static void addStructuralLowering(OpPassManager &pm) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToCFPass());
+}
+
+void accy::target::buildTargetPipeline(OpPassManager &pm,
+                                       const TargetPipelineOptions &options) {
+  pm.addPass(createSelectTargets(SelectTargetsOptions{options.targets}));
+  pm.addPass(createLegalizeMath());
+
+  // Target attributes for the gpu.modules, which are named after their
+  // target: the requested profiles, or every GPU profile.
+  SmallVector<const TargetProfile *> profiles;
+  if (auto parsed = parseTargetList(options.targets)) {
+    profiles = *parsed;
+  } else {
+    llvm::consumeError(parsed.takeError());
+    for (const TargetProfile &profile : getTargetProfiles())
+      profiles.push_back(&profile);
+  }
+  for (const TargetProfile *profile : profiles) {
+    std::string matcher = ("^" + profile->name + "$").str();
+    if (profile->kind == TargetKind::NVPTX) {
+      GpuNVVMAttachTargetOptions attach;
+      attach.moduleMatcher = matcher;
+      attach.triple = profile->triple.str();
+      attach.chip = profile->chip.str();
+      attach.features = profile->features.str();
+      attach.optLevel = 3;
+      pm.addPass(createGpuNVVMAttachTarget(attach));
+    } else if (profile->kind == TargetKind::AMDGPU) {
+      GpuROCDLAttachTargetOptions attach;
+      attach.moduleMatcher = matcher;
+      attach.triple = profile->triple.str();
+      attach.chip = profile->chip.str();
+      attach.features = profile->features.str();
+      attach.optLevel = 3;
+      pm.addPass(createGpuROCDLAttachTarget(attach));
+    }
+  }
+
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  addStructuralLowering(device);
+  device.addPass(createConvertGPUToNVVM());
+  device.addPass(createConvertGPUToROCDL());
+  device.addPass(createReconcileUnrealizedCastsPass());
+
+  // The host version, in the nested `builtin.module @host`.
+  OpPassManager &host = pm.nest<ModuleOp>();
+  addStructuralLowering(host);
+  host.addPass(createConvertMathToLLVMPass());
+  host.addPass(createArithToLLVMConversionPass());
+  host.addPass(createConvertIndexToLLVMPass());
+  host.addPass(createFinalizeMemRefToLLVMConversionPass());
+  host.addPass(createConvertFuncToLLVMPass());
+  host.addPass(createConvertControlFlowToLLVMPass());
+  host.addPass(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createSerialize());
+}
+
+void accy::target::registerTargetPipeline() {
+  PassPipelineRegistration<TargetPipelineOptions>(
+      "accy-choir-target",
+      "Lower the kernel product per backend (NVVM, ROCDL, LLVM) and serialize "
+      "PTX, HSACO and the host object",
+      [](OpPassManager &pm, const TargetPipelineOptions &options) {
+        buildTargetPipeline(pm.nest<ModuleOp>(), options);
+      });
+}

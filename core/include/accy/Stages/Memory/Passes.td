@@ -10,13 +10,17 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ProtectInputs : Pass<"accy-choir-protect-inputs", "mlir::ModuleOp"> {
-  let summary = "Mark kernel inputs read-only for bufferization";
+def PrepareBufferization : Pass<"accy-choir-prepare-bufferization",
+                                 "mlir::ModuleOp"> {
+  let summary = "Mark kernel inputs read-only and unshare tensor.empty ops";
   let description = [{
     Sets `bufferization.writable = false` on every argument of the kernel
     entry (`accy.entry`) that is not an output (`accy.result`), so that
-    one-shot bufferization never writes into a caller's input buffer.
+    one-shot bufferization never writes into a caller's input buffer; and
+    gives every `tensor.empty` a single use (CSE merges them), so that empty
+    tensor elimination can place each result in its own output.
   }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
 def PlanBuffers : Pass<"accy-choir-plan-buffers", "mlir::ModuleOp"> {

@@ -89,4 +89,24 @@ def Serialize : Pass<"accy-choir-serialize", "mlir::ModuleOp"> {
   }];
 }
 
+def ExportArtifacts : Pass<"accy-choir-export-artifacts", "mlir::ModuleOp"> {
+  let summary = "Write the artifacts of a target product to files";
+  let description = [{
+    For tests and tools: writes the whole-file artifacts of the target
+    product (`accy::target::linkFileArtifacts`: every kernel linked into one
+    PTX per sm_*, one HSACO per gfx*, one host object) as
+    `<directory>/<stem>.<target>.{ptx,hsaco,o}`, or with `per-kernel` the
+    artifacts of each kernel module as `<stem>.<kernel>.<target>...`. Files
+    are rewritten only when their bytes change. The IR is not modified.
+  }];
+  let options = [
+    Option<"directory", "directory", "std::string", /*default=*/"\".\"",
+           "Directory to write into">,
+    Option<"stem", "stem", "std::string", /*default=*/"\"accy\"",
+           "File name stem (the source file's name)">,
+    Option<"perKernel", "per-kernel", "bool", /*default=*/"false",
+           "Write each kernel's artifacts instead of the linked ones">,
+  ];
+}
+
 #endif // ACCY_STAGES_TARGET_PASSES

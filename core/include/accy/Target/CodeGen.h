@@ -1,0 +1,60 @@
+//===- CodeGen.h - LLVM IR to PTX, AMDGPU code objects, host objects -*- C++ -*-===//
+//
+// The backend half of the target stage, independent of MLIR: optimize an
+// LLVM module for a target profile and emit its artifact. The target stage
+// calls it per kernel; the whole-file artifacts (Artifacts.h) call it on the
+// kernels' bitcode linked together. Everything here is deterministic: fixed
+// target options, no timestamps, no paths in the output.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_TARGET_CODEGEN_H
+#define ACCY_TARGET_CODEGEN_H
+
+#include "accy/Target/TargetProfile.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace accy::target {
+
+/// External functions a host object may call: the C allocator and the
+/// memory intrinsics' library forms (docs/abi.md).
+llvm::ArrayRef<llvm::StringRef> getAllowedHostExternals();
+
+/// Sets the triple and data layout of `module` for `profile` and runs the
+/// LLVM O3 pipeline.
+llvm::Error optimizeModule(llvm::Module &module, const TargetProfile &profile);
+
+/// Fails, naming them, when `module` declares functions it does not define
+/// (other than intrinsics and, on the host, getAllowedHostExternals()).
+llvm::Error checkSelfContained(const llvm::Module &module,
+                               const TargetProfile &profile);
+
+/// The module as LLVM bitcode.
+std::string writeBitcode(const llvm::Module &module);
+
+/// Parses bitcode written by writeBitcode (or several, linked into one
+/// module).
+llvm::Expected<std::unique_ptr<llvm::Module>>
+linkBitcode(llvm::LLVMContext &context, llvm::ArrayRef<llvm::StringRef> bitcodes,
+            llvm::StringRef name);
+
+/// Emits the artifact of an optimized module: PTX text for NVPTX profiles,
+/// an AMDGPU code object (ELF shared object linked by ld.lld) for AMDGPU
+/// profiles, an ELF relocatable object for the host.
+llvm::Expected<std::string> emitArtifact(llvm::Module &module,
+                                         const TargetProfile &profile);
+
+/// ld.lld: next to the LLVM tools Accy was built with, else on PATH.
+llvm::Expected<std::string> findLinker();
+
+} // namespace accy::target
+
+#endif // ACCY_TARGET_CODEGEN_H
