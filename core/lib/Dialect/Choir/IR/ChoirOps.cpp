@@ -487,10 +487,13 @@ LogicalResult IotaOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MseOp::verify() {
-  if (failed(verifyBroadcastResult(*this, {getLhs(), getRhs()},
-                                   /*checkElementType=*/false)) &&
-      getType().getRank() != 0)
-    return failure();
+  // The operands broadcast against each other; the result is their mean
+  // squared difference, a scalar (so it is not the broadcast shape).
+  auto lhs = tensorTy(getLhs()).getShape(), rhs = tensorTy(getRhs()).getShape();
+  if (failed(broadcastShapes(lhs, rhs)))
+    return emitOpError("operand shapes ")
+           << shapeStr(lhs) << " and " << shapeStr(rhs)
+           << " do not broadcast: sizes must be equal or 1";
   if (getType().getRank() != 0)
     return emitOpError("result must be a scalar (rank 0)");
   return success();

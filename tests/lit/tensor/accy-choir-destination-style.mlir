@@ -1,0 +1,40 @@
+// RUN: accy-opt %s --split-input-file --accy-choir-destination-style | FileCheck %s
+
+// One out argument per result, after the inputs, carrying the result's
+// dims; each returned value is materialized into its out argument.
+// CHECK-LABEL: func.func @two_results
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32> {choir.dims = ["N", "D"]},
+// CHECK-SAME: %[[O0:.*]]: tensor<?x?xf32> {accy.result = 0 : i64, choir.dims = ["N", "D"]},
+// CHECK-SAME: %[[O1:.*]]: tensor<f32> {accy.result = 1 : i64, choir.dims = []})
+// CHECK-SAME: -> (tensor<?x?xf32>, tensor<f32>) attributes {accy.entry} {
+// CHECK: %[[S:.*]] = linalg.fill
+// CHECK: %[[R0:.*]] = bufferization.materialize_in_destination %[[X]] in %[[O0]] : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[R1:.*]] = bufferization.materialize_in_destination %[[S]] in %[[O1]] : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK: return %[[R0]], %[[R1]] : tensor<?x?xf32>, tensor<f32>
+func.func @two_results(%x: tensor<?x?xf32> {choir.dims = ["N", "D"]}) -> (tensor<?x?xf32> {choir.dims = ["N", "D"]}, tensor<f32> {choir.dims = []}) attributes {choir.kernel, choir.layout = "row-major"} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %s = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  return %x, %s : tensor<?x?xf32>, tensor<f32>
+}
+
+// -----
+
+// Functions that are not kernels keep their signature.
+// CHECK-LABEL: func.func @helper(%{{.*}}: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NOT: materialize_in_destination
+func.func @helper(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// In a kernel module.
+// CHECK-LABEL: module @k attributes {accy.kernel = "k"}
+// CHECK: func.func @k(%{{.*}}: tensor<8xf32> {choir.dims = [8]}, %[[O:.*]]: tensor<8xf32> {accy.result = 0 : i64, choir.dims = [8]}) -> tensor<8xf32> attributes {accy.entry}
+// CHECK: bufferization.materialize_in_destination %{{.*}} in %[[O]]
+module @k attributes {accy.kernel = "k"} {
+  func.func @k(%x: tensor<8xf32> {choir.dims = [8]}) -> (tensor<8xf32> {choir.dims = [8]}) attributes {choir.kernel} {
+    return %x : tensor<8xf32>
+  }
+}
