@@ -24,5 +24,7 @@ target_include_directories(accy_llvm_flags SYSTEM INTERFACE
   ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
 separate_arguments(_accy_llvm_defs NATIVE_COMMAND "${LLVM_DEFINITIONS}")
 target_compile_definitions(accy_llvm_flags INTERFACE ${_accy_llvm_defs})
-# The packages are built without exceptions and with RTTI.
-target_compile_options(accy_llvm_flags INTERFACE -fno-exceptions)
+
+# Like LLVM itself, Accy's libraries and tools are built without exceptions
+# (errors are values). Only test programs, which use Catch2, enable them.
+set(ACCY_NO_EXCEPTIONS -fno-exceptions)

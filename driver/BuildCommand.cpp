@@ -14,6 +14,7 @@
 #include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/StageFile.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"

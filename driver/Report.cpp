@@ -4,9 +4,7 @@
 
 #include "accy/Pipeline/Hashing.h"
 
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -206,21 +204,15 @@ void accy::driver::printReports(llvm::raw_ostream &os, const Compilation &c,
 
 void accy::driver::printStagePasses(llvm::raw_ostream &os,
                                     const StageOptions &options) {
-  mlir::MLIRContext context;
   os << "semantic: (frontend) parse, resolve names, infer types and shapes, "
         "emit choir, verify\n";
   for (StageId stage : kAllStages) {
     if (stage == StageId::Semantic)
       continue;
     mlir::OpPassManager pm("builtin.module");
-    std::string errors;
-    llvm::raw_string_ostream err(errors);
+    buildStagePipeline(stage, pm, options);
     os << stageName(stage) << ": " << stagePipelineName(stage) << "\n  ";
-    if (mlir::failed(mlir::parsePassPipeline(options.pipelineText(stage), pm,
-                                             err)))
-      os << "(not available: " << errors << ")";
-    else
-      pm.printAsTextualPipeline(os);
+    pm.printAsTextualPipeline(os);
     os << "\n";
   }
 }

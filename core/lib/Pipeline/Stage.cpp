@@ -19,7 +19,7 @@ static const StageInfo kStageInfo[kNumStages] = {
     {"tensor", "accy-choir-tensor", 1, false},
     {"dispatch", "accy-choir-dispatch", 1, true},
     {"memory", "accy-choir-memory", 1, false},
-    {"kernel", "accy-choir-kernel", 1, true},
+    {"kernel", "accy-choir-kernel", 1, false},
     {"target", "accy-choir-target", 1, true},
 };
 

@@ -12,7 +12,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 
@@ -27,12 +26,6 @@ std::string StageOptions::canonicalText(StageId stage) const {
   return "targets=" + llvm::join(targets, ",");
 }
 
-std::string StageOptions::pipelineText(StageId stage) const {
-  std::string text = stagePipelineName(stage).str();
-  if (stageTakesTargets(stage))
-    text += "{" + canonicalText(stage) + "}";
-  return text;
-}
 
 /// The text a kernel product's fingerprint summarises. For dispatch, memory
 /// and kernel these are their plans (attributes named `accy.plan*` and the
@@ -69,11 +62,7 @@ public:
       : stage(stage), pm(context, ModuleOp::getOperationName()),
         instrumentation(new StageInstrumentation(options.collectPassTimings)) {
     pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(instrumentation));
-    std::string errors;
-    llvm::raw_string_ostream os(errors);
-    if (failed(parsePassPipeline(options.pipelineText(stage), pm, os)))
-      setupError = "cannot build pipeline '" + options.pipelineText(stage) +
-                   "': " + errors;
+    buildStagePipeline(stage, pm, options);
   }
 
   /// Runs the pipeline on `kernel`; failures are appended to `failures`.
@@ -81,15 +70,6 @@ public:
                     std::vector<FailureRecord> &failures) {
     llvm::StringRef pipeline = stagePipelineName(stage);
     FailureCapture capture(kernel.getContext());
-    if (!setupError.empty()) {
-      FailureRecord r;
-      r.pipeline = pipeline.str();
-      r.kind = FailureKind::Internal;
-      r.symbol = kernelName(kernel).str();
-      r.message = setupError;
-      failures.push_back(std::move(r));
-      return failure();
-    }
     LogicalResult result = failure();
     // A crash inside a pass becomes an internal failure of this kernel, not
     // of the process that runs the compiler (the language server).
@@ -112,7 +92,6 @@ private:
   StageId stage;
   PassManager pm;
   StageInstrumentation *instrumentation; // owned by pm
-  std::string setupError;
 };
 } // namespace
 

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
 namespace accy {
 
 class ProductCache;
@@ -24,9 +28,12 @@ struct StageOptions {
 
   /// The canonical option text of `stage`: part of its keys.
   std::string canonicalText(StageId stage) const;
-  /// The textual pass pipeline of `stage`, anchored on a kernel module.
-  std::string pipelineText(StageId stage) const;
 };
+
+/// Adds the pass pipeline of `stage` (not semantic, which is the frontend)
+/// to `pm`, anchored on one kernel module.
+void buildStagePipeline(StageId stage, mlir::OpPassManager &pm,
+                        const StageOptions &options);
 
 struct StageOutput {
   mlir::OwningOpRef<mlir::ModuleOp> product; // null when the stage failed

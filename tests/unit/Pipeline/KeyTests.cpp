@@ -1,0 +1,41 @@
+//===- KeyTests.cpp - Product keys and fingerprints -----------------------===//
+
+#include <catch2/catch.hpp>
+
+#include "accy/Pipeline/Hashing.h"
+
+using namespace accy;
+
+TEST_CASE("a product key names every input that matters", "[keys]") {
+  KeyInputs base{StageId::Contract, "build-1", "", "input-hash"};
+  std::string key = computeProductKey(base);
+  CHECK(key.size() == 32);
+  CHECK(computeProductKey(base) == key);
+
+  KeyInputs other = base;
+  other.stage = StageId::Tensor;
+  CHECK(computeProductKey(other) != key);
+  other = base;
+  other.buildId = "build-2";
+  CHECK(computeProductKey(other) != key);
+  other = base;
+  other.options = "targets=host";
+  CHECK(computeProductKey(other) != key);
+  other = base;
+  other.inputHash = "input-hash2";
+  CHECK(computeProductKey(other) != key);
+}
+
+TEST_CASE("key fields cannot run into each other", "[keys]") {
+  // "ab" + "c" and "a" + "bc" must not collide.
+  KeyInputs a{StageId::Contract, "ab", "c", "x"};
+  KeyInputs b{StageId::Contract, "a", "bc", "x"};
+  CHECK(computeProductKey(a) != computeProductKey(b));
+}
+
+TEST_CASE("fingerprints and content hashes are fixed functions", "[keys]") {
+  CHECK(fingerprintOf("abc") == fingerprintOf("abc"));
+  CHECK(fingerprintOf("abc") != fingerprintOf("abd"));
+  CHECK(fingerprintHex(0x1234) == "0000000000001234");
+  CHECK(contentHash("") == "e3b0c44298fc1c149afbf4c8996fb924");
+}

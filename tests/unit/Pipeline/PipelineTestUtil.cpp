@@ -1,0 +1,56 @@
+//===- PipelineTestUtil.cpp - Compiling sources in pipeline tests ---------===//
+
+#include "PipelineTestUtil.h"
+
+#include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/Product.h"
+#include "accy/Pipeline/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace accy;
+
+std::unique_ptr<mlir::MLIRContext> test::makeContext() {
+  static bool initialized = [] {
+    registerAccyPasses();
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    return true;
+  }();
+  (void)initialized;
+  mlir::DialectRegistry registry;
+  registerAccyDialects(registry);
+  auto context = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  context->printOpOnDiagnostic(false);
+  return context;
+}
+
+CompileOptions test::defaultOptions(StageId stopAfter) {
+  CompileOptions options;
+  options.stages.targets = {"host", "sm_90", "gfx942"};
+  options.stages.buildId = "accy-test-build";
+  options.stopAfter = stopAfter;
+  return options;
+}
+
+std::map<std::string, std::string> test::kernelBytes(const Compilation &c,
+                                                     StageId stage) {
+  std::map<std::string, std::string> out;
+  if (!c.product(stage))
+    return out;
+  for (mlir::ModuleOp kernel : kernelModules(c.product(stage))) {
+    mlir::OwningOpRef<mlir::ModuleOp> copy = kernel.clone();
+    (*copy)->removeAttr(kKeyAttr);
+    (*copy)->removeAttr(kInputKeyAttr);
+    out[kernelName(kernel).str()] = productBytes(*copy);
+  }
+  return out;
+}
+
+std::string test::stageBytes(const Compilation &c, StageId stage) {
+  return c.product(stage) ? productBytes(c.product(stage)) : std::string();
+}

@@ -1,0 +1,30 @@
+//===- PipelineTestUtil.h - Compiling sources in pipeline tests -----------===//
+#ifndef ACCY_TESTS_UNIT_PIPELINE_PIPELINETESTUTIL_H
+#define ACCY_TESTS_UNIT_PIPELINE_PIPELINETESTUTIL_H
+
+#include "accy/Pipeline/Compiler.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace accy::test {
+
+/// An MLIR context with every dialect and pass the core registers.
+std::unique_ptr<mlir::MLIRContext> makeContext();
+
+CompileOptions defaultOptions(StageId stopAfter = StageId::Target);
+
+/// The bytes of every kernel module of `stage`, by kernel name, without
+/// the keys (which name the compiler build and the input).
+std::map<std::string, std::string> kernelBytes(const Compilation &c,
+                                               StageId stage);
+
+/// The bytes of the whole product of `stage`.
+std::string stageBytes(const Compilation &c, StageId stage);
+
+} // namespace accy::test
+
+#endif

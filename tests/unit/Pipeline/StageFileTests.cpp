@@ -1,0 +1,108 @@
+//===- StageFileTests.cpp - Stage files on disk ---------------------------===//
+
+#include <catch2/catch.hpp>
+
+#include "PipelineTestUtil.h"
+
+#include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/Product.h"
+#include "accy/Pipeline/StageFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <thread>
+
+using namespace accy;
+using namespace accy::test;
+
+namespace {
+struct TempDir {
+  TempDir() { llvm::sys::fs::createUniqueDirectory("accy-stagefile", path); }
+  ~TempDir() { llvm::sys::fs::remove_directories(path); }
+  std::string file(llvm::StringRef name) const {
+    llvm::SmallString<256> p(path);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
+  }
+  llvm::SmallString<256> path;
+};
+
+llvm::sys::TimePoint<> mtime(const std::string &path) {
+  llvm::sys::fs::file_status status;
+  llvm::sys::fs::status(path, status);
+  return status.getLastModificationTime();
+}
+} // namespace
+
+TEST_CASE("a file is written only when its bytes change", "[stagefile]") {
+  TempDir dir;
+  std::string path = dir.file("a.contract.mlirbc");
+  auto first = writeFileIfChanged(path, "bytes");
+  REQUIRE(first);
+  CHECK(*first);
+  auto before = mtime(path);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto same = writeFileIfChanged(path, "bytes");
+  REQUIRE(same);
+  CHECK_FALSE(*same);
+  CHECK(mtime(path) == before);
+  auto changed = writeFileIfChanged(path, "other bytes");
+  REQUIRE(changed);
+  CHECK(*changed);
+  CHECK((*llvm::MemoryBuffer::getFile(path))->getBuffer() == "other bytes");
+  // No temporary file is left behind.
+  std::error_code ec;
+  int entries = 0;
+  for (llvm::sys::fs::directory_iterator it(dir.path, ec), end; it != end && !ec;
+       it.increment(ec))
+    ++entries;
+  CHECK(entries == 1);
+}
+
+TEST_CASE("an unwritable location is an error value", "[stagefile]") {
+  auto result = writeFileIfChanged("/proc/accy-cannot-write/x.mlirbc", "b");
+  REQUIRE_FALSE(result);
+  CHECK(llvm::toString(result.takeError()).find("/proc/accy-cannot-write") !=
+        std::string::npos);
+}
+
+TEST_CASE("corrupt and truncated stage files give errors", "[stagefile]") {
+  TempDir dir;
+  auto context = makeContext();
+  Compiler compiler(*context, defaultOptions(StageId::Contract));
+  Compilation c = compiler.compileBuffer(
+      "/virtual/k.accy", "kernel k(x: f32[N]) -> f32[N] { return x + 1.0; }");
+  REQUIRE(c.succeeded());
+  std::string bytes = productBytes(c.product(StageId::Contract));
+
+  std::string good = dir.file("good.contract.mlirbc");
+  REQUIRE(writeFileIfChanged(good, bytes));
+  auto read = readProductFile(*context, good);
+  REQUIRE(read);
+  CHECK_FALSE(verifyProduct(**read, StageId::Contract));
+  llvm::Error wrongStage = verifyProduct(**read, StageId::Tensor);
+  CHECK(static_cast<bool>(wrongStage));
+  llvm::consumeError(std::move(wrongStage));
+
+  for (size_t cut : {size_t(0), size_t(7), bytes.size() / 2, bytes.size() - 1}) {
+    CAPTURE(cut);
+    std::string truncated = dir.file("cut.mlirbc");
+    REQUIRE(writeFileIfChanged(truncated, bytes.substr(0, cut)));
+    auto bad = readProductFile(*context, truncated);
+    CHECK_FALSE(bad);
+    if (!bad)
+      CHECK(llvm::toString(bad.takeError()).find("cut.mlirbc") !=
+            std::string::npos);
+  }
+  std::string garbage = dir.file("garbage.mlirbc");
+  std::string noise(4096, '\0');
+  for (size_t i = 0; i < noise.size(); ++i)
+    noise[i] = static_cast<char>((i * 2654435761u) >> 13);
+  REQUIRE(writeFileIfChanged(garbage, noise));
+  auto bad = readProductFile(*context, garbage);
+  CHECK_FALSE(bad);
+  if (!bad)
+    llvm::consumeError(bad.takeError());
+}
