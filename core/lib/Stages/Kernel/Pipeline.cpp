@@ -20,8 +20,9 @@ void accy::kernel::buildKernelPipeline(OpPassManager &pm,
   // The elementwise dispatches became mapped scf.parallel loops.
   pm.addNestedPass<func::FuncOp>(createParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
-  // Constants and dims are recomputed in the kernels rather than passed.
-  pm.addPass(createGpuLauchSinkIndexComputationsPass());
+  // Constants, dims and scalars derived from them are recomputed in the
+  // kernels rather than passed.
+  pm.addPass(createSinkIntoLaunches());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGroupKernels());
   // The host version (nested builtin.module @host): plain loops.

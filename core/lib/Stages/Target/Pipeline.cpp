@@ -3,6 +3,7 @@
 #include "accy/Stages/Target/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -17,6 +18,8 @@ static void addStructuralLowering(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
+  // ceildivui and friends have no direct LLVM lowering.
+  pm.addPass(arith::createArithExpandOpsPass());
 }
 
 void accy::target::buildTargetPipeline(OpPassManager &pm,

@@ -49,6 +49,18 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def SinkIntoLaunches : Pass<"accy-choir-sink-into-launches",
+                             "mlir::ModuleOp"> {
+  let summary = "Recompute scalars inside the kernels instead of passing them";
+  let description = [{
+    Before outlining: clones into each gpu.launch the side-effect-free,
+    region-free scalar computations its body uses (constants, memref.dim,
+    index arithmetic, casts such as the `sitofp` of a dimension a mean
+    divides by), with upstream `sinkOperationsIntoLaunchOp`. Kernels then
+    take buffers and few scalars, each described in the kernel summary.
+  }];
+}
+
 def GroupKernels : Pass<"accy-choir-group-kernels", "mlir::ModuleOp"> {
   let summary = "Gather outlined kernels into one gpu.module per target and "
                 "summarise them";
