@@ -25,7 +25,7 @@ config.test_exec_root = os.path.join(config.accy_build_dir, "tests", "lit")
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.with_environment("PATH", config.accy_tools_dirs, append_path=False)
+llvm_config.with_environment("PATH", config.accy_tools_dirs.split(os.pathsep), append_path=True)
 
 config.substitutions.append(("%accyc", config.accyc))
 config.substitutions.append(("%accy-opt", config.accy_opt))
