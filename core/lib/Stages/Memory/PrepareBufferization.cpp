@@ -40,6 +40,12 @@ struct PrepareBufferizationPass
       SmallVector<OpOperand *> uses;
       for (OpOperand &use : empty->getUses())
         uses.push_back(&use);
+      // The original stays with the first use in program order.
+      llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+        if (a->getOwner() == b->getOwner())
+          return a->getOperandNumber() < b->getOperandNumber();
+        return a->getOwner()->isBeforeInBlock(b->getOwner());
+      });
       for (OpOperand *use : llvm::drop_begin(uses)) {
         b.setInsertionPoint(use->getOwner());
         use->set(b.clone(*empty)->getResult(0));

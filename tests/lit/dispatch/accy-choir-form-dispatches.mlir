@@ -1,0 +1,152 @@
+// RUN: accy-opt %s --split-input-file --accy-choir-form-dispatches | FileCheck %s
+
+// softmax: the elementwise exp(x - max) has two consumers; it is duplicated
+// into both, so there are three dispatches (max, sum of exp, normalize) and
+// no intermediate exp tensor. The fills become part of their reductions.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+module {
+  module @softmax attributes {accy.kernel = "softmax"} {
+    func.func @softmax(%x: tensor<?x?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+      %d = tensor.dim %x, %c1 : tensor<?x?xf32>
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero = arith.constant 0.0 : f32
+      %e0 = tensor.empty(%n) : tensor<?xf32>
+      %f0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<?xf32>) -> tensor<?xf32>
+      %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%f0 : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %m = arith.maximumf %a, %acc : f32
+        linalg.yield %m : f32
+      } -> tensor<?xf32>
+      %e1 = tensor.empty(%n, %d) : tensor<?x?xf32>
+      %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %max : tensor<?x?xf32>, tensor<?xf32>) outs(%e1 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %m: f32, %o: f32):
+        %s = arith.subf %a, %m : f32
+        %e = math.exp %s : f32
+        linalg.yield %e : f32
+      } -> tensor<?x?xf32>
+      %e2 = tensor.empty(%n) : tensor<?xf32>
+      %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<?xf32>) -> tensor<?xf32>
+      %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<?x?xf32>) outs(%f2 : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %s = arith.addf %a, %acc : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      %e3 = tensor.empty(%n, %d) : tensor<?x?xf32>
+      %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%ex, %sum : tensor<?x?xf32>, tensor<?xf32>) outs(%e3 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %s: f32, %o: f32):
+        %q = arith.divf %a, %s : f32
+        linalg.yield %q : f32
+      } -> tensor<?x?xf32>
+      %res = bufferization.materialize_in_destination %r in %out0 : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+      return %res : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @softmax
+// CHECK:         linalg.fill {accy.dispatch = {id = 0 : i64, role = "init"}}
+// CHECK:         %[[MAX:.+]] = linalg.generic
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "reduction"}
+// CHECK:           arith.maximumf
+// CHECK:         linalg.fill {accy.dispatch = {id = 1 : i64, role = "init"}}
+// CHECK:         %[[SUM:.+]] = linalg.generic
+// CHECK-SAME:      ins(%{{.+}}, %[[MAX]] :
+// CHECK-SAME:      accy.dispatch = {id = 1 : i64, kind = "reduction"}
+// CHECK:           arith.subf
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      arith.addf
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.+}}, %[[MAX]], %[[SUM]] :
+// CHECK-SAME:      accy.dispatch = {id = 2 : i64, kind = "elementwise"}
+// CHECK:           arith.subf
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      arith.divf
+// CHECK-NOT:     linalg.generic
+
+// -----
+
+// A producer read through a broadcast is not fused (every consumer element
+// would recompute it), and nothing fuses into a contraction; linalg.matmul
+// is generalized. The bias add after the matmul is its own dispatch.
+
+module {
+  module @no_fusion attributes {accy.kernel = "no_fusion"} {
+    func.func @no_fusion(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %v: tensor<16xf32>, %out0: tensor<8x16xf32> {accy.result = 0 : i64}) -> tensor<8x16xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %ev = tensor.empty() : tensor<16xf32>
+      %ex = linalg.generic {indexing_maps = [affine_map<(j) -> (j)>, affine_map<(j) -> (j)>], iterator_types = ["parallel"]} ins(%v : tensor<16xf32>) outs(%ev : tensor<16xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %e = math.exp %x : f32
+        linalg.yield %e : f32
+      } -> tensor<16xf32>
+      %e = tensor.empty() : tensor<8x16xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+      %mm = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+      %e1 = tensor.empty() : tensor<8x16xf32>
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %ex : tensor<8x16xf32>, tensor<16xf32>) outs(%e1 : tensor<8x16xf32>) {
+      ^bb0(%x: f32, %y: f32, %o: f32):
+        %s = arith.addf %x, %y : f32
+        linalg.yield %s : f32
+      } -> tensor<8x16xf32>
+      %res = bufferization.materialize_in_destination %r in %out0 : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+      return %res : tensor<8x16xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @no_fusion
+// CHECK:         %[[EXP:.+]] = linalg.generic
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "elementwise"}
+// CHECK:           math.exp
+// CHECK:         linalg.fill {accy.dispatch = {id = 1 : i64, role = "init"}}
+// CHECK:         %[[MM:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:      accy.dispatch = {id = 1 : i64, kind = "contraction"}
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[MM]], %[[EXP]] :
+// CHECK-SAME:      accy.dispatch = {id = 2 : i64, kind = "elementwise"}
+
+// -----
+
+// An elementwise chain collapses into one dispatch; a fill that is a
+// result (not a reduction's init) is a dispatch of its own.
+
+module {
+  module @chain attributes {accy.kernel = "chain"} {
+    func.func @chain(%x: tensor<?xf32>, %out0: tensor<?xf32> {accy.result = 0 : i64}, %out1: tensor<?xf32> {accy.result = 1 : i64}) -> (tensor<?xf32>, tensor<?xf32>) attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %n = tensor.dim %x, %c0 : tensor<?xf32>
+      %one = arith.constant 1.0 : f32
+      %e0 = tensor.empty(%n) : tensor<?xf32>
+      %a = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e0 : tensor<?xf32>) {
+      ^bb0(%v: f32, %o: f32):
+        %t = math.tanh %v : f32
+        linalg.yield %t : f32
+      } -> tensor<?xf32>
+      %e1 = tensor.empty(%n) : tensor<?xf32>
+      %b = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<?xf32>) outs(%e1 : tensor<?xf32>) {
+      ^bb0(%v: f32, %o: f32):
+        %t = arith.mulf %v, %v : f32
+        linalg.yield %t : f32
+      } -> tensor<?xf32>
+      %e2 = tensor.empty(%n) : tensor<?xf32>
+      %ones = linalg.fill ins(%one : f32) outs(%e2 : tensor<?xf32>) -> tensor<?xf32>
+      %r0 = bufferization.materialize_in_destination %b in %out0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      %r1 = bufferization.materialize_in_destination %ones in %out1 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      return %r0, %r1 : tensor<?xf32>, tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @chain
+// CHECK:         linalg.generic
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "elementwise"}
+// CHECK:           math.tanh
+// CHECK-NEXT:      arith.mulf
+// CHECK:         linalg.fill {accy.dispatch = {id = 1 : i64, kind = "elementwise"}}
+// CHECK-NOT:     linalg.generic

@@ -1,0 +1,92 @@
+// RUN: accy-opt %s --split-input-file --accy-choir-plan-schedule="targets=host,gfx942,sm_80" | FileCheck %s
+
+// One op per schedule. Targets are kept in canonical order whatever the
+// order of the option.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#col = affine_map<(i, j) -> (j)>
+module {
+  module @schedules attributes {accy.kernel = "schedules"} {
+    func.func @schedules(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}, %o1: tensor<?xf32> {accy.result = 1 : i64}, %o2: tensor<?xf32> {accy.result = 2 : i64}, %o3: tensor<?x?xf32> {accy.result = 3 : i64}, %o4: tensor<?xf32> {accy.result = 4 : i64}) -> (tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x?xf32>, tensor<?xf32>) attributes {accy.entry} {
+      %ew = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x?xf32>) outs(%o0 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %e = math.exp %a : f32
+        linalg.yield %e : f32
+      } -> tensor<?x?xf32>
+      %rows = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%o1 : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %s = arith.addf %a, %acc : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      %cols = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<?x?xf32>) outs(%o2 : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %s = arith.addf %a, %acc : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      %mm = linalg.matmul ins(%x, %y : tensor<?x?xf32>, tensor<?x?xf32>) outs(%o3 : tensor<?x?xf32>) -> tensor<?x?xf32>
+      // A running decay has no neutral element: one thread per row.
+      %decay = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%o4 : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %h = arith.constant 0.5 : f32
+        %m = arith.mulf %acc, %h : f32
+        %s = arith.addf %m, %a : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      return %ew, %rows, %cols, %mm, %decay : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x?xf32>, tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @schedules
+// CHECK-SAME:    accy.dispatches = [{id = 0 : i64, op = "linalg.generic", schedule = "elementwise"
+// CHECK-SAME:    accy.targets = ["sm_80", "gfx942", "host"]
+// CHECK:       linalg.generic
+// CHECK-SAME:    accy.dispatch = {id = 0 : i64}
+// CHECK-SAME:    accy.plan = {schedule = "elementwise", targets = {
+// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, subgroup = 64 : i64, tile = array<i64: 256>, workgroup_memory = 0 : i64}
+// CHECK-SAME:      host = {loops = "serial"}
+// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, subgroup = 32 : i64, tile = array<i64: 256>, workgroup_memory = 0 : i64}
+// CHECK:       linalg.generic
+// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "row-reduction", targets = {
+// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
+// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+// CHECK:       linalg.generic
+// CHECK-SAME:    accy.plan = {schedule = "thread-reduction"
+// CHECK:       linalg.matmul
+// CHECK-SAME:    accy.plan = {schedule = "tiled-contraction", targets = {
+// CHECK-SAME:      sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 16, 16, 16>, workgroup_memory = 2048 : i64}
+// CHECK:       linalg.generic
+// CHECK-SAME:    accy.plan = {schedule = "thread-reduction"
+
+// -----
+
+// Static sizes shrink blocks to the work: 40 reduced elements need 64
+// threads on sm_80 (two warps) and gfx942 (one wavefront); 10 points need
+// one warp or one wavefront.
+
+module {
+  module @small attributes {accy.kernel = "small"} {
+    func.func @small(%x: tensor<10x40xf32>, %o0: tensor<10xf32> {accy.result = 0 : i64}, %o1: tensor<10xf32> {accy.result = 1 : i64}) -> (tensor<10xf32>, tensor<10xf32>) attributes {accy.entry} {
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<10x40xf32>) outs(%o0 : tensor<10xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %m = arith.maxnumf %a, %acc : f32
+        linalg.yield %m : f32
+      } -> tensor<10xf32>
+      %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%r : tensor<10xf32>) outs(%o1 : tensor<10xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %m = arith.negf %a : f32
+        linalg.yield %m : f32
+      } -> tensor<10xf32>
+      return %r, %n : tensor<10xf32>, tensor<10xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @small
+// CHECK:       accy.plan = {combiner = "maxnumf", schedule = "row-reduction", targets = {
+// CHECK-SAME:    gfx942 = {block = array<i64: 64, 1, 1>, subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 4 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 64, 1, 1>, subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 8 : i64}
+// CHECK:       accy.plan = {schedule = "elementwise", targets = {
+// CHECK-SAME:    gfx942 = {block = array<i64: 64, 1, 1>
+// CHECK-SAME:    sm_80 = {block = array<i64: 32, 1, 1>

@@ -1,0 +1,36 @@
+// RUN: accy-opt %s --accy-choir-prepare-bufferization | FileCheck %s
+
+// Inputs become read-only for bufferization; a tensor.empty shared by two
+// ops (as CSE leaves them) is split so each output can be placed apart.
+
+module {
+  module @k attributes {accy.kernel = "k"} {
+    func.func @k(%x: tensor<?xf32>, %o0: tensor<?xf32> {accy.result = 0 : i64}, %o1: tensor<?xf32> {accy.result = 1 : i64}) -> (tensor<?xf32>, tensor<?xf32>) attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %n = tensor.dim %x, %c0 : tensor<?xf32>
+      %e = tensor.empty(%n) : tensor<?xf32>
+      %a = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+      ^bb0(%v: f32, %o: f32):
+        %t = math.exp %v : f32
+        linalg.yield %t : f32
+      } -> tensor<?xf32>
+      %b = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+      ^bb0(%v: f32, %o: f32):
+        %t = math.log %v : f32
+        linalg.yield %t : f32
+      } -> tensor<?xf32>
+      %r0 = bufferization.materialize_in_destination %a in %o0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      %r1 = bufferization.materialize_in_destination %b in %o1 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      return %r0, %r1 : tensor<?xf32>, tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @k(
+// CHECK-SAME:    %{{.+}}: tensor<?xf32> {bufferization.writable = false},
+// CHECK-SAME:    %{{.+}}: tensor<?xf32> {accy.result = 0 : i64},
+// CHECK-SAME:    %{{.+}}: tensor<?xf32> {accy.result = 1 : i64})
+// CHECK:         %[[E0:.+]] = tensor.empty
+// CHECK:         linalg.generic {{.*}} outs(%[[E0]] :
+// CHECK:         %[[E1:.+]] = tensor.empty
+// CHECK:         linalg.generic {{.*}} outs(%[[E1]] :
