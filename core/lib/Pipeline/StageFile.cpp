@@ -60,6 +60,8 @@ accy::readProductFile(mlir::MLIRContext &context, llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buffer)
     return fileError(path, "cannot read: " + buffer.getError().message());
+  if ((*buffer)->getBufferSize() == 0)
+    return fileError(path, "empty stage file (an interrupted write?)");
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   std::string errors;

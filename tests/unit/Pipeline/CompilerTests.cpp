@@ -60,11 +60,11 @@ TEST_CASE("all seven stages run and seal their products", "[compiler]") {
   for (StageId stage : kAllStages) {
     CAPTURE(stageName(stage).str());
     REQUIRE(c.product(stage));
-    CHECK_FALSE(verifyProduct(c.product(stage), stage));
+    CHECK(succeeded(verifyProduct(c.product(stage), stage)));
     CHECK(kernelModules(c.product(stage)).size() == 2);
     CHECK(c.record(stage).status == StageStatus::Compiled);
     if (auto previous = previousStage(stage))
-      CHECK_FALSE(verifyChain(c.product(*previous), c.product(stage)));
+      CHECK(succeeded(verifyChain(c.product(*previous), c.product(stage))));
   }
   CHECK(c.record(StageId::Contract).stats.passRuns > 0);
 }

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace accy;
 
@@ -53,4 +54,11 @@ std::map<std::string, std::string> test::kernelBytes(const Compilation &c,
 
 std::string test::stageBytes(const Compilation &c, StageId stage) {
   return c.product(stage) ? productBytes(c.product(stage)) : std::string();
+}
+
+bool test::succeeded(llvm::Error error) {
+  if (!error)
+    return true;
+  llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
+  return false;
 }

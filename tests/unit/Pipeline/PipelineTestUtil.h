@@ -22,6 +22,9 @@ CompileOptions defaultOptions(StageId stopAfter = StageId::Target);
 std::map<std::string, std::string> kernelBytes(const Compilation &c,
                                                StageId stage);
 
+/// True for success; consumes an error (whose message is printed).
+bool succeeded(llvm::Error error);
+
 /// The bytes of the whole product of `stage`.
 std::string stageBytes(const Compilation &c, StageId stage);
 
