@@ -34,6 +34,33 @@ struct PrepareBufferizationPass
                        bufferization::BufferizationDialect::kWritableAttrName,
                        b.getBoolAttr(false));
     }
+    // Every result goes through materialize_in_destination into its output
+    // argument (the contract; patterns may have dropped it), so that empty
+    // tensor elimination writes it in place.
+    llvm::DenseMap<int64_t, BlockArgument> outputs;
+    for (BlockArgument arg : entry.getArguments())
+      if (auto index =
+              entry.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                  kResultAttr))
+        outputs[index.getInt()] = arg;
+    for (auto ret : llvm::to_vector(entry.getOps<func::ReturnOp>())) {
+      for (OpOperand &operand : ret->getOpOperands()) {
+        BlockArgument output = outputs.lookup(operand.getOperandNumber());
+        if (!output || output.getType() != operand.get().getType())
+          continue;
+        auto materialize =
+            operand.get()
+                .getDefiningOp<bufferization::MaterializeInDestinationOp>();
+        if (operand.get() == output ||
+            (materialize && materialize.getDest() == output))
+          continue;
+        b.setInsertionPoint(ret);
+        auto copy = b.create<bufferization::MaterializeInDestinationOp>(
+            ret.getLoc(), output.getType(), operand.get(), output);
+        operand.set(copy.getResult());
+      }
+    }
+
     SmallVector<tensor::EmptyOp> empties;
     entry.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
     for (tensor::EmptyOp empty : empties) {

@@ -12,15 +12,20 @@ include "mlir/Pass/PassBase.td"
 
 def PrepareBufferization : Pass<"accy-choir-prepare-bufferization",
                                  "mlir::ModuleOp"> {
-  let summary = "Mark kernel inputs read-only and unshare tensor.empty ops";
+  let summary = "Mark kernel inputs read-only, materialize every result in "
+                "its output, unshare tensor.empty ops";
   let description = [{
     Sets `bufferization.writable = false` on every argument of the kernel
     entry (`accy.entry`) that is not an output (`accy.result`), so that
-    one-shot bufferization never writes into a caller's input buffer; and
+    one-shot bufferization never writes into a caller's input buffer; makes
+    every returned value go through `bufferization.materialize_in_destination`
+    into the output argument holding that result (the argument with
+    `accy.result = i` for result i), so that it is computed in place; and
     gives every `tensor.empty` a single use (CSE merges them), so that empty
     tensor elimination can place each result in its own output.
   }];
-  let dependentDialects = ["mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::bufferization::BufferizationDialect"];
 }
 
 def PlanBuffers : Pass<"accy-choir-plan-buffers", "mlir::ModuleOp"> {

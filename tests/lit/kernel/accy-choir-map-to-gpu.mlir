@@ -1,0 +1,86 @@
+// RUN: accy-opt %s --split-input-file --accy-choir-dispatch="targets=sm_90" --accy-choir-memory --accy-choir-split-targets --accy-choir-map-to-gpu | FileCheck %s
+
+// Tiled contraction: 16x16 threads per block, one block per 16x16 output
+// tile (grid = tiles of N x tiles of M), A and B tiles staged through shared
+// memory between barriers; the zero fill becomes the accumulator's start.
+
+module {
+  module @mm attributes {accy.kernel = "mm"} {
+    func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+      %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+      %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+      %res = bufferization.materialize_in_destination %r in %out0 : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+      return %res : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @mm__sm_90(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<?x?xf32>, %[[B:[^:]+]]: memref<?x?xf32>, %[[C:[^:]+]]: memref<?x?xf32>
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "tiled-contraction"}]
+// CHECK-NOT:     linalg.
+// CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<16x16xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for {{.*}} iter_args(%{{.+}} = %[[ZERO]]) -> (f32)
+// CHECK:             memref.load %[[A]]
+// CHECK:             memref.store %{{.+}}, %[[AT]]
+// CHECK:             memref.load %[[B]]
+// CHECK:             memref.store %{{.+}}, %[[BT]]
+// CHECK:             gpu.barrier
+// CHECK:             scf.for
+// CHECK:               memref.load %[[AT]]
+// CHECK:               memref.load %[[BT]]
+// CHECK:               arith.mulf
+// CHECK:               arith.addf
+// CHECK:             gpu.barrier
+// CHECK:           scf.if
+// CHECK:             memref.store %{{.+}}, %[[C]]
+// CHECK:           gpu.terminator
+
+// -----
+
+// Elementwise: upstream parallel loops, collapsed to one dimension, tiled
+// by the block size and mapped to blocks and threads. A column sum (the
+// reduction is not the fastest-varying dimension) gets one thread per
+// column and a serial loop.
+
+module {
+  module @ew attributes {accy.kernel = "ew"} {
+    func.func @ew(%x: tensor<?x?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}, %out1: tensor<?xf32> {accy.result = 1 : i64}) -> (tensor<?x?xf32>, tensor<?xf32>) attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x?xf32>) outs(%out0 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %e = math.absf %a : f32
+        linalg.yield %e : f32
+      } -> tensor<?x?xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%out1 : tensor<?xf32>) -> tensor<?xf32>
+      %c = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<?x?xf32>) outs(%f : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %s = arith.addf %a, %acc : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      return %r, %c : tensor<?x?xf32>, tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @ew__sm_90(
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "elementwise"}, {dispatch = 1 : i64, schedule = "thread-reduction"}]
+// CHECK:         %[[B:.+]] = arith.muli %{{.+}}, %c256 : index
+// CHECK:         scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%[[B]]) {
+// CHECK:           scf.parallel (%{{.+}}) = (%{{.+}}) to (%[[B]]) step (%{{.+}}) {
+// CHECK:             math.absf
+// CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK:         gpu.launch
+// CHECK:           %[[G:.+]] = arith.addi
+// CHECK:           scf.if
+// CHECK:             scf.for {{.*}} iter_args(%{{.+}} = %cst
+// CHECK:               memref.load %{{.+}}[%{{.+}}, %[[G]]]
+// CHECK-NOT:     linalg.
