@@ -34,6 +34,12 @@ CompileOptions accy::driver::compileOptionsFor(const Options &options) {
   return co;
 }
 
+static std::string pathIn(llvm::StringRef dir, const llvm::Twine &file) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, file);
+  return std::string(path);
+}
+
 /// Writes the products of `c` into `dir` and removes the files of stages
 /// that did not produce one.
 static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
@@ -51,8 +57,7 @@ static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
       return written.takeError();
     state.recordFile(path, bytes);
   }
-  llvm::SmallString<256> map(dir);
-  llvm::sys::path::append(map, name + ".srcmap.json");
+  std::string map = pathIn(dir, name + ".srcmap.json");
   if (auto written = writeFileIfChanged(map, c.sourceMap().toJson()); !written)
     return written.takeError();
   if (mlir::ModuleOp target = c.product(StageId::Target))
@@ -60,34 +65,67 @@ static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
   return llvm::Error::success();
 }
 
+/// `build --compile-from=STAGE`: the input is a stage file.
+static Compilation compileFromFile(Compiler &compiler,
+                                   mlir::MLIRContext &context,
+                                   const Options &options) {
+  const std::string &input = options.inputs.front();
+  auto product = readProductFile(context, input);
+  if (!product) {
+    llvm::errs() << "accyc: " << llvm::toString(product.takeError()) << "\n";
+    return Compilation();
+  }
+  SourceMap map;
+  if (auto text = llvm::MemoryBuffer::getFile(sourceMapPath(input))) {
+    if (auto parsed = SourceMap::fromJson((*text)->getBuffer()))
+      map = std::move(*parsed);
+    else
+      llvm::consumeError(parsed.takeError());
+  }
+  return compiler.compileFrom(std::move(*product), *options.compileFrom,
+                              std::move(map));
+}
+
 int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
   const std::string &input = options.inputs.front();
   std::string dir = options.output.empty() ? "." : options.output;
   std::string name = outputName(input);
-  llvm::SmallString<256> stampsPath(dir);
-  llvm::sys::path::append(stampsPath, name + ".stamps.json");
-
-  Compiler compiler(context, compileOptionsFor(options));
+  std::string stampsPath = pathIn(dir, name + ".stamps.json");
+  CompileOptions compileOptions = compileOptionsFor(options);
   BuildState state = BuildState::load(stampsPath);
-  Compilation c = [&] {
-    if (!options.compileFrom) {
-      state.seedCache(context, compiler.cache(), dir, name);
-      return compiler.compileFile(input);
+
+  // Nothing to do when the semantic products still lead, key by key, to
+  // the files the last build wrote: the common case of a no-change build.
+  if (!options.compileFrom && compileOptions.stopAfter == StageId::Target) {
+    CompileOptions semanticOnly = compileOptions;
+    semanticOnly.stopAfter = StageId::Semantic;
+    Compiler probe(context, semanticOnly);
+    Compilation semantic = probe.compileFile(input);
+    if (semantic.succeeded() &&
+        state.isUpToDate(semantic, compileOptions.stages, dir)) {
+      printDiagnostics(llvm::errs(), semantic, options); // warnings
+      if (auto written = writeFileIfChanged(pathIn(dir, name + ".srcmap.json"),
+                                            semantic.sourceMap().toJson());
+          !written) {
+        llvm::errs() << "accyc: " << llvm::toString(written.takeError()) << "\n";
+        return ExitInternal;
+      }
+      std::array<StageRecord, kNumStages> records = state.reusedRecords();
+      records[stageIndex(StageId::Semantic)] =
+          semantic.record(StageId::Semantic);
+      printReports(llvm::outs(), records, options);
+      return ExitOk;
     }
-    auto product = readProductFile(context, input);
-    if (!product) {
-      llvm::errs() << "accyc: " << llvm::toString(product.takeError()) << "\n";
-      return Compilation();
-    }
-    SourceMap map;
-    if (auto text = llvm::MemoryBuffer::getFile(sourceMapPath(input)))
-      if (auto parsed = SourceMap::fromJson((*text)->getBuffer()))
-        map = std::move(*parsed);
-      else
-        llvm::consumeError(parsed.takeError());
-    return compiler.compileFrom(std::move(*product), *options.compileFrom,
-                                std::move(map));
-  }();
+  }
+
+  Compiler compiler(context, compileOptions);
+  Compilation c;
+  if (options.compileFrom) {
+    c = compileFromFile(compiler, context, options);
+  } else {
+    state.seedCache(context, compiler.cache(), dir, name);
+    c = compiler.compileFile(input);
+  }
 
   unsigned errors = printDiagnostics(llvm::errs(), c, options);
   if (!c.lastStage() && options.compileFrom)
@@ -100,7 +138,7 @@ int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
     llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
     return ExitInternal;
   }
-  printReports(llvm::outs(), c, options);
+  printReports(llvm::outs(), c.records(), options);
   if (!c.succeeded()) {
     for (const FailureRecord &r : c.failures())
       if (r.kind == FailureKind::Internal)

@@ -6,6 +6,7 @@
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/StageFile.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -26,12 +27,89 @@ BuildState BuildState::load(llvm::StringRef path) {
   }
   const json::Object *root = parsed->getAsObject();
   const json::Object *files = root ? root->getObject("files") : nullptr;
-  if (!files)
+  const json::Array *stages = root ? root->getArray("stages") : nullptr;
+  if (!files || !stages || stages->size() != kNumStages)
     return state;
   for (const auto &[file, hash] : *files)
     if (auto h = hash.getAsString())
       state.fileHashes[file.str()] = h->str();
+  state.complete = true;
+  for (auto [index, value] : llvm::enumerate(*stages)) {
+    StageRecord &record = state.stages[index];
+    record.stage = kAllStages[index];
+    const json::Object *stage = value.getAsObject();
+    if (!stage) {
+      state.complete = false;
+      continue;
+    }
+    record.key = stage->getString("key").value_or("").str();
+    record.stats.passRuns = stage->getInteger("pass_runs").value_or(0);
+    auto fingerprint = stage->getString("fingerprint").value_or("0");
+    fingerprint.getAsInteger(16, record.fingerprint);
+    if (stage->getString("status").value_or("") != "compiled" &&
+        stage->getString("status").value_or("") != "reused")
+      state.complete = false;
+    if (const json::Array *kernels = stage->getArray("kernels"))
+      for (const json::Value &k : *kernels) {
+        const json::Object *o = k.getAsObject();
+        if (!o)
+          continue;
+        KernelStageRecord kr;
+        kr.kernel = o->getString("kernel").value_or("").str();
+        kr.key = o->getString("key").value_or("").str();
+        kr.inputHash = o->getString("input_hash").value_or("").str();
+        o->getString("fingerprint").value_or("0").getAsInteger(16, kr.fingerprint);
+        kr.status = StageStatus::Reused;
+        record.kernels.push_back(std::move(kr));
+      }
+  }
   return state;
+}
+
+bool BuildState::isUpToDate(const Compilation &semantic,
+                            const StageOptions &options,
+                            llvm::StringRef dir) const {
+  mlir::ModuleOp product = semantic.product(StageId::Semantic);
+  if (!complete || !product)
+    return false;
+  // The first link: the semantic products are the contract stage's inputs.
+  const std::vector<KernelStageRecord> &contract =
+      stages[stageIndex(StageId::Contract)].kernels;
+  llvm::SmallVector<mlir::ModuleOp> kernels = kernelModules(product);
+  if (kernels.size() != contract.size())
+    return false;
+  for (auto [kernel, recorded] : llvm::zip(kernels, contract))
+    if (kernelName(kernel) != recorded.kernel ||
+        contentHash(productBytes(kernel)) != recorded.inputHash)
+      return false;
+  // Every later key must be the one this compiler and these options make.
+  for (StageId stage : kAllStages) {
+    if (stage == StageId::Semantic)
+      continue;
+    std::string stageOptions = options.canonicalText(stage);
+    for (const KernelStageRecord &k : stages[stageIndex(stage)].kernels)
+      if (computeProductKey({stage, options.buildId, stageOptions,
+                             k.inputHash}) != k.key)
+        return false;
+  }
+  // And every file must still hold what the build wrote.
+  for (const auto &entry : fileHashes) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, entry.getKey());
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+    if (!buffer || contentHash((*buffer)->getBuffer()) != entry.getValue())
+      return false;
+  }
+  return true;
+}
+
+std::array<StageRecord, kNumStages> BuildState::reusedRecords() const {
+  std::array<StageRecord, kNumStages> records = stages;
+  for (StageRecord &r : records) {
+    r.status = StageStatus::Reused;
+    r.stats = PassStatistics(); // nothing ran
+  }
+  return records;
 }
 
 unsigned BuildState::seedCache(mlir::MLIRContext &context, ProductCache &cache,
@@ -79,6 +157,7 @@ llvm::Error BuildState::save(llvm::StringRef path,
     for (const KernelStageRecord &k : r.kernels)
       kernels.push_back(json::Object{{"kernel", k.kernel},
                                      {"key", k.key},
+                                     {"input_hash", k.inputHash},
                                      {"fingerprint", fingerprintHex(k.fingerprint)},
                                      {"status", stageStatusName(k.status)}});
     stages.push_back(json::Object{

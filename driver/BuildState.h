@@ -12,6 +12,8 @@
 #include "accy/Pipeline/Compiler.h"
 
 #include "llvm/ADT/StringMap.h"
+
+#include <array>
 #include "llvm/Support/Error.h"
 
 namespace accy::driver {
@@ -20,6 +22,17 @@ class BuildState {
 public:
   /// Reads `path`; a missing or malformed file is an empty state.
   static BuildState load(llvm::StringRef path);
+
+  /// True when the stage files, artifacts and stamps in `dir` are exactly
+  /// what compiling `semantic` (a compile stopped after the semantic stage)
+  /// with `options` would make: every kernel's key chain matches and every
+  /// recorded file still has its recorded bytes. Then nothing needs to run.
+  bool isUpToDate(const Compilation &semantic, const StageOptions &options,
+                  llvm::StringRef dir) const;
+
+  /// The stage records of the build that wrote the state, every kernel
+  /// marked reused (what an up-to-date build reports).
+  std::array<StageRecord, kNumStages> reusedRecords() const;
 
   /// Puts into `cache` the kernels of every stage file in `dir` whose
   /// content hash matches this state. Returns how many kernels were seeded.
@@ -35,6 +48,8 @@ public:
 
 private:
   llvm::StringMap<std::string> fileHashes; // file name -> content hash
+  std::array<StageRecord, kNumStages> stages;
+  bool complete = false; // the build reached the target stage
 };
 
 } // namespace accy::driver

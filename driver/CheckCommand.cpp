@@ -18,7 +18,7 @@ int accy::driver::runCheck(mlir::MLIRContext &context, const Options &options) {
   Compiler compiler(context, co);
   Compilation c = compiler.compileFile(options.inputs.front());
   unsigned errors = printDiagnostics(llvm::errs(), c, options);
-  printReports(llvm::outs(), c, options);
+  printReports(llvm::outs(), c.records(), options);
   return errors || !c.succeeded() ? ExitDiagnostics : ExitOk;
 }
 

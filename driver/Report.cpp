@@ -130,17 +130,19 @@ unsigned accy::driver::printDiagnostics(llvm::raw_ostream &os,
 // Tables
 //===----------------------------------------------------------------------===//
 
+using Records = std::array<StageRecord, kNumStages>;
+
 static std::string shortKey(llvm::StringRef key) {
   return key.empty() ? "-" : key.str();
 }
 
-static void printTimingTable(llvm::raw_ostream &os, const Compilation &c) {
+static void printTimingTable(llvm::raw_ostream &os, const Records &records) {
   os << llvm::formatv("{0,-9} {1,-9} {2,9} {3,9}  {4,-16}  {5}\n", "stage",
                       "status", "time(ms)", "pass runs", "fingerprint",
                       "product key");
   double total = 0;
   for (StageId stage : kAllStages) {
-    const StageRecord &r = c.record(stage);
+    const StageRecord &r = records[stageIndex(stage)];
     total += r.seconds;
     std::string runs = stage == StageId::Semantic
                            ? std::string("-")
@@ -156,13 +158,13 @@ static void printTimingTable(llvm::raw_ostream &os, const Compilation &c) {
   os << llvm::formatv("{0,-9} {1,-9} {2,9:F2}\n", "total", "", total * 1e3);
 }
 
-static void printStatsTable(llvm::raw_ostream &os, const Compilation &c,
+static void printStatsTable(llvm::raw_ostream &os, const Records &records,
                             bool perPass) {
   os << llvm::formatv("{0,-9} {1,6} {2,9} {3,9} {4,9} {5,12}\n", "stage",
                       "runs", "failures", "modified", "analyses",
                       "invalidated");
   for (StageId stage : kAllStages) {
-    const PassStatistics &s = c.record(stage).stats;
+    const PassStatistics &s = records[stageIndex(stage)].stats;
     os << llvm::formatv("{0,-9} {1,6} {2,9} {3,9} {4,9} {5,12}\n",
                         stageName(stage), s.passRuns, s.passFailures,
                         s.passesModified, s.analysisMisses,
@@ -175,31 +177,31 @@ static void printStatsTable(llvm::raw_ostream &os, const Compilation &c,
                       "stage", "pass", "time(ms)", "runs", "ops in",
                       "ops out", "analysis ms");
   for (StageId stage : kAllStages)
-    for (const PassTiming &t : c.record(stage).passTimings)
+    for (const PassTiming &t : records[stageIndex(stage)].passTimings)
       os << llvm::formatv("{0,-9} {1,-44} {2,9:F3} {3,5} {4,9} {5,9} {6,12:F3}\n",
                           stageName(stage), t.pass, t.seconds * 1e3, t.runs,
                           t.opsBefore, t.opsAfter, t.analysisSeconds * 1e3);
 }
 
 static void printFingerprintTable(llvm::raw_ostream &os,
-                                  const Compilation &c) {
+                                  const Records &records) {
   os << llvm::formatv("{0,-20} {1,-9} {2,-9} {3,-16}  {4}\n", "kernel",
                       "stage", "status", "fingerprint", "product key");
   for (StageId stage : kAllStages)
-    for (const KernelStageRecord &k : c.record(stage).kernels)
+    for (const KernelStageRecord &k : records[stageIndex(stage)].kernels)
       os << llvm::formatv("{0,-20} {1,-9} {2,-9} {3,-16}  {4}\n", k.kernel,
                           stageName(stage), stageStatusName(k.status),
                           fingerprintHex(k.fingerprint), k.key);
 }
 
-void accy::driver::printReports(llvm::raw_ostream &os, const Compilation &c,
+void accy::driver::printReports(llvm::raw_ostream &os, const Records &records,
                                 const Options &options) {
   if (options.timing)
-    printTimingTable(os, c);
+    printTimingTable(os, records);
   if (options.stats)
-    printStatsTable(os, c, /*perPass=*/options.timing);
+    printStatsTable(os, records, /*perPass=*/options.timing);
   if (options.fingerprints)
-    printFingerprintTable(os, c);
+    printFingerprintTable(os, records);
 }
 
 void accy::driver::printStagePasses(llvm::raw_ostream &os,

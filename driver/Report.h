@@ -25,7 +25,8 @@ unsigned printFailures(llvm::raw_ostream &os,
 
 /// The per-stage table of `--timing`, the statistics of `--stats` and the
 /// per-kernel table of `--fingerprints`, as the options ask.
-void printReports(llvm::raw_ostream &os, const Compilation &c,
+void printReports(llvm::raw_ostream &os,
+                  const std::array<StageRecord, kNumStages> &records,
                   const Options &options);
 
 /// `--list-passes`: every stage with the passes of its pipeline.

@@ -93,6 +93,6 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
     if (llvm::Error err = writeTargetArtifacts(
             product, dir.empty() ? "." : dir, outputName(output)))
       return fail(std::move(err));
-  printReports(llvm::outs(), c, options);
+  printReports(llvm::outs(), c.records(), options);
   return ExitOk;
 }

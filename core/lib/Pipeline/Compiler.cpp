@@ -10,7 +10,7 @@ using namespace accy;
 
 std::vector<FailureRecord> Compilation::failures() const {
   std::vector<FailureRecord> all;
-  for (const StageRecord &record : records)
+  for (const StageRecord &record : stageRecords)
     all.insert(all.end(), record.failures.begin(), record.failures.end());
   return all;
 }
@@ -34,7 +34,7 @@ Compilation Compiler::compileSemantic(SemanticResult semantic) {
   c.frontendDiags = std::move(semantic.diagnostics);
   c.map = std::move(semantic.sourceMap);
   c.deps = std::move(semantic.dependencies);
-  c.records[stageIndex(StageId::Semantic)] = std::move(semantic.record);
+  c.stageRecords[stageIndex(StageId::Semantic)] = std::move(semantic.record);
   if (!semantic.product)
     return c;
   c.products[stageIndex(StageId::Semantic)] = std::move(semantic.product);
@@ -50,7 +50,7 @@ Compilation Compiler::compileFrom(mlir::OwningOpRef<mlir::ModuleOp> product,
   c.sourceManager = std::make_unique<SourceManager>();
   c.map = std::move(sourceMap);
   if (llvm::Error err = verifyProduct(*product, from)) {
-    StageRecord &record = c.records[stageIndex(from)];
+    StageRecord &record = c.stageRecords[stageIndex(from)];
     record.stage = from;
     record.status = StageStatus::Failed;
     FailureRecord r;
@@ -60,8 +60,8 @@ Compilation Compiler::compileFrom(mlir::OwningOpRef<mlir::ModuleOp> product,
     record.failures.push_back(std::move(r));
     return c;
   }
-  c.records[stageIndex(from)].stage = from;
-  c.records[stageIndex(from)].status = StageStatus::Reused;
+  c.stageRecords[stageIndex(from)].stage = from;
+  c.stageRecords[stageIndex(from)].status = StageStatus::Reused;
   c.products[stageIndex(from)] = std::move(product);
   c.ok = true;
   c.last = from;
@@ -72,7 +72,7 @@ Compilation Compiler::compileFrom(mlir::OwningOpRef<mlir::ModuleOp> product,
 
 void Compiler::runStages(Compilation &c, StageId first) {
   for (StageId stage : kAllStages) {
-    c.records[stageIndex(stage)].stage = stage;
+    c.stageRecords[stageIndex(stage)].stage = stage;
     if (stageIndex(stage) < stageIndex(first) ||
         stageIndex(stage) > stageIndex(options.stopAfter))
       continue;
@@ -80,7 +80,7 @@ void Compiler::runStages(Compilation &c, StageId first) {
       return;
     StageOutput out = runStage(stage, c.product(*previousStage(stage)),
                                options.stages, &c.map, &productCache);
-    c.records[stageIndex(stage)] = std::move(out.record);
+    c.stageRecords[stageIndex(stage)] = std::move(out.record);
     if (!out.product) {
       c.ok = false;
       return;
@@ -92,8 +92,8 @@ void Compiler::runStages(Compilation &c, StageId first) {
       r.pipeline = stagePipelineName(stage).str();
       r.kind = FailureKind::Internal;
       r.message = llvm::toString(std::move(err));
-      c.records[stageIndex(stage)].failures.push_back(std::move(r));
-      c.records[stageIndex(stage)].status = StageStatus::Failed;
+      c.stageRecords[stageIndex(stage)].failures.push_back(std::move(r));
+      c.stageRecords[stageIndex(stage)].status = StageStatus::Failed;
       c.ok = false;
       return;
     }

@@ -121,11 +121,13 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
   bool anyCompiled = false;
 
   for (ModuleOp kernel : kernelModules(input)) {
-    std::string key = computeProductKey(
-        {stage, options.buildId, options_, contentHash(productBytes(kernel))});
+    std::string inputHash = contentHash(productBytes(kernel));
+    std::string key =
+        computeProductKey({stage, options.buildId, options_, inputHash});
     KernelStageRecord kr;
     kr.kernel = kernelName(kernel).str();
     kr.key = key;
+    kr.inputHash = inputHash;
 
     OwningOpRef<ModuleOp> made = cache ? cache->lookup(key) : nullptr;
     if (made) {

@@ -48,7 +48,10 @@ public:
                                        : mlir::ModuleOp();
   }
   const StageRecord &record(StageId stage) const {
-    return records[stageIndex(stage)];
+    return stageRecords[stageIndex(stage)];
+  }
+  const std::array<StageRecord, kNumStages> &records() const {
+    return stageRecords;
   }
   /// Frontend diagnostics (the semantic stage), with their sources.
   const std::vector<Diagnostic> &diagnostics() const { return frontendDiags; }
@@ -64,7 +67,7 @@ private:
   bool ok = false;
   std::optional<StageId> last;
   std::array<mlir::OwningOpRef<mlir::ModuleOp>, kNumStages> products;
-  std::array<StageRecord, kNumStages> records;
+  std::array<StageRecord, kNumStages> stageRecords;
   std::unique_ptr<SourceManager> sourceManager;
   std::vector<Diagnostic> frontendDiags;
   SourceMap map;

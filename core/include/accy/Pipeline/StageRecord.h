@@ -57,6 +57,8 @@ llvm::StringRef stageStatusName(StageStatus status);
 struct KernelStageRecord {
   std::string kernel;
   std::string key;
+  /// Content hash of the kernel's input product (empty for semantic).
+  std::string inputHash;
   uint64_t fingerprint = 0;
   StageStatus status = StageStatus::NotRun;
 };
