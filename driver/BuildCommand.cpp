@@ -43,7 +43,9 @@ static std::string pathIn(llvm::StringRef dir, const llvm::Twine &file) {
 /// Writes the products of `c` into `dir` and removes the files of stages
 /// that did not produce one.
 static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
-                                llvm::StringRef name, BuildState &state) {
+                                llvm::StringRef name,
+                                llvm::ArrayRef<std::string> targets,
+                                BuildState &state) {
   for (StageId stage : kAllStages) {
     std::string path = stageFilePath(dir, name, stageName(stage));
     mlir::ModuleOp product = c.product(stage);
@@ -60,9 +62,15 @@ static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
   std::string map = pathIn(dir, name + ".srcmap.json");
   if (auto written = writeFileIfChanged(map, c.sourceMap().toJson()); !written)
     return written.takeError();
-  if (mlir::ModuleOp target = c.product(StageId::Target))
-    return writeTargetArtifacts(target, dir, name);
-  return llvm::Error::success();
+  mlir::ModuleOp target = c.product(StageId::Target);
+  if (!target) {
+    removeTargetArtifacts(dir, name, targets);
+    return llvm::Error::success();
+  }
+  return writeTargetArtifacts(
+      target, dir, name, [&](llvm::StringRef path, llvm::StringRef bytes) {
+        state.recordFile(path, bytes);
+      });
 }
 
 /// `build --compile-from=STAGE`: the input is a stage file.
@@ -130,7 +138,7 @@ int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
   unsigned errors = printDiagnostics(llvm::errs(), c, options);
   if (!c.lastStage() && options.compileFrom)
     return errors ? ExitDiagnostics : ExitInternal;
-  if (llvm::Error err = writeOutputs(c, dir, name, state)) {
+  if (llvm::Error err = writeOutputs(c, dir, name, options.targets, state)) {
     llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
     return ExitInternal;
   }

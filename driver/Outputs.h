@@ -10,6 +10,7 @@
 
 #include "accy/Pipeline/Compiler.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -23,9 +24,16 @@ std::string outputName(llvm::StringRef input);
 std::string sourceMapPath(llvm::StringRef stageFile);
 
 /// Writes the target artifacts (NAME.sm_90.ptx, NAME.gfx942.hsaco,
-/// NAME.host.o) of a target product into `dir`.
-llvm::Error writeTargetArtifacts(mlir::ModuleOp targetProduct,
-                                 llvm::StringRef dir, llvm::StringRef name);
+/// NAME.host.o: one per target, holding every kernel of the file) of a
+/// target product into `dir`, each only when its bytes changed. Calls
+/// `onWritten` with each artifact's path and bytes.
+llvm::Error writeTargetArtifacts(
+    mlir::ModuleOp targetProduct, llvm::StringRef dir, llvm::StringRef name,
+    llvm::function_ref<void(llvm::StringRef, llvm::StringRef)> onWritten = {});
+
+/// Removes the artifacts of `targets` from `dir` (after a failed build).
+void removeTargetArtifacts(llvm::StringRef dir, llvm::StringRef name,
+                           llvm::ArrayRef<std::string> targets);
 
 /// Writes a build system depfile: `target: dep dep ...`.
 llvm::Error writeDepfile(llvm::StringRef path, llvm::StringRef target,
