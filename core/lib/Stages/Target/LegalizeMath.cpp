@@ -157,6 +157,25 @@ struct ExpandLog10 : public OpRewritePattern<math::Log10Op> {
   }
 };
 
+/// remf(x, y) = x - y * trunc(x / y): libm's fmodf is not available on every
+/// target. Exact when x / y is exact (powf's parity test divides by 2);
+/// otherwise off by the rounding of the quotient.
+struct ExpandRemF : public OpRewritePattern<arith::RemFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::RemFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isScalarF32(op))
+      return failure();
+    Location loc = op.getLoc();
+    Value quotient =
+        rewriter.create<arith::DivFOp>(loc, op.getLhs(), op.getRhs());
+    Value whole = rewriter.create<math::TruncOp>(loc, quotient);
+    Value product = rewriter.create<arith::MulFOp>(loc, whole, op.getRhs());
+    rewriter.replaceOpWithNewOp<arith::SubFOp>(op, op.getLhs(), product);
+    return success();
+  }
+};
+
 /// Math ops every backend lowers to instructions.
 bool isNativeEverywhere(Operation *op) {
   return isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
@@ -182,7 +201,8 @@ struct LegalizeMathPass
     populateExpandAcoshPattern(patterns);
     populateExpandAtanhPattern(patterns);
     populateExpandRoundFPattern(patterns);
-    patterns.add<AccurateTanh, ExpandLog10, SubnormalExp, SubnormalLog>(ctx);
+    patterns.add<AccurateTanh, ExpandLog10, ExpandRemF, SubnormalExp,
+                 SubnormalLog>(ctx);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(patterns))))
       return signalPassFailure();
@@ -204,8 +224,8 @@ struct LegalizeMathPass
         return WalkResult::interrupt();
       }
       if (isa<arith::RemFOp>(op)) {
-        op->emitError("'arith.remf' has no self-contained lowering on every "
-                      "target");
+        op->emitError() << "'arith.remf' on " << op->getResultTypes()
+                        << " has no self-contained lowering on every target";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
