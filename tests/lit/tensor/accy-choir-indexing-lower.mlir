@@ -13,11 +13,12 @@ func.func @transpose(%x: tensor<?x8xf32>) -> tensor<8x?xf32> {
 // -----
 
 // A broadcast collapses the size-1 dimensions it expands, then adds
-// dimensions with linalg.broadcast; sizes come from the op's operands.
+// dimensions with linalg.broadcast; sizes come from the op's size operands
+// (here the first one is tensor.dim of the input).
 // CHECK-LABEL: func.func @broadcast
 // CHECK-SAME: (%[[X:.*]]: tensor<?x1xf32>, %[[S:.*]]: tensor<f32>, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[D:.*]] = tensor.dim %[[X]], %c0
 // CHECK: %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
-// CHECK: %[[D:.*]] = tensor.dim %[[C]], %c0
 // CHECK: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x3xf32>
 // CHECK: %[[B:.*]] = linalg.broadcast ins(%[[C]] : tensor<?xf32>) outs(%[[E]] : tensor<?x3xf32>) dimensions = [1]
 // CHECK: %[[E2:.*]] = tensor.empty(%[[N]], %[[M]]) : tensor<?x?xf32>

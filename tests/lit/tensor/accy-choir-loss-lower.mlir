@@ -12,9 +12,10 @@
 // CHECK: %[[D2:.*]] = arith.mulf %[[D]], %[[D]]
 // CHECK: arith.addf %{{.*}}, %[[D2]]
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
-// CHECK: %[[N4:.*]] = arith.muli %[[N]], %c4
-// CHECK: %[[COUNT:.*]] = arith.sitofp
 // CHECK: linalg.generic {{.*}}iterator_types = []} ins(%[[SUM]] : tensor<f32>)
+// CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: %[[NF:.*]] = arith.sitofp %[[NI]] : i64 to f32
+// CHECK: %[[COUNT:.*]] = arith.mulf
 // CHECK: arith.divf %{{.*}}, %[[COUNT]]
 func.func @mse(%p: tensor<?x4xf32>, %t: tensor<4xf32>) -> tensor<f32> {
   %r = choir.mse %p, %t : tensor<?x4xf32>, tensor<4xf32> -> tensor<f32>

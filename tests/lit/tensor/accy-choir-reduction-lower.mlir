@@ -41,11 +41,16 @@ func.func @max_keepdims(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
 // CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["reduction", "parallel", "reduction"]}
 // CHECK: %[[A:.*]] = tensor.dim %arg0, %c0
 // CHECK: %[[B:.*]] = tensor.dim %arg0, %c2
-// CHECK: %[[AB:.*]] = arith.muli %[[A]], %[[B]]
-// CHECK: %[[I:.*]] = arith.index_cast %[[AB]] : index to i64
-// CHECK: %[[COUNT:.*]] = arith.sitofp %[[I]] : i64 to f32
+// The count is built inside the body from the sizes (each one an argument
+// dimension, which a kernel launch can capture).
 // CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<3xf32>)
-// CHECK: arith.divf %{{.*}}, %[[COUNT]]
+// CHECK: ^bb0(%[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[AI:.*]] = arith.index_cast %[[A]] : index to i64
+// CHECK: %[[AF:.*]] = arith.sitofp %[[AI]] : i64 to f32
+// CHECK: %[[BI:.*]] = arith.index_cast %[[B]] : index to i64
+// CHECK: %[[BF:.*]] = arith.sitofp %[[BI]] : i64 to f32
+// CHECK: %[[COUNT:.*]] = arith.mulf %[[AF]], %[[BF]] : f32
+// CHECK: arith.divf %[[S]], %[[COUNT]]
 func.func @mean(%x: tensor<?x3x?xf32>) -> tensor<3xf32> {
   %r = choir.reduce mean %x {axes = array<i64: 0, 2>, keepdims = false} : tensor<?x3x?xf32> -> tensor<3xf32>
   return %r : tensor<3xf32>

@@ -135,7 +135,8 @@ struct RowOpOfShift : CountedPattern<RowOp> {
 };
 
 /// A reduction of a broadcast over (only) the broadcast axes: `sum` is the
-/// input times the number of copies; `mean`, `max` and `min` are the input.
+/// input times the (static) number of copies; `mean`, `max` and `min` are
+/// the input.
 struct ReduceOfBroadcast : CountedPattern<choir::ReduceOp> {
   using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::ReduceOp op,
@@ -157,81 +158,61 @@ struct ReduceOfBroadcast : CountedPattern<choir::ReduceOp> {
       if (!reduced && expanded(j) && yType.getDimSize(j) != 1)
         return failure();
     }
-    Location loc = op.getLoc();
     auto resultType = op.getType();
+    bool sum = op.getKind() == choir::ReduceKind::sum;
+    Type elem = resultType.getElementType();
+    // Check everything before building anything: the result's dynamic
+    // sizes must be x's, and a sum needs a static number of copies (a
+    // dynamic count would be a scalar computed outside any tensor op).
+    int64_t copies = 1;
+    for (int64_t j = 0, r = 0; j < yType.getRank(); ++j) {
+      bool reduced = llvm::is_contained(op.getAxes(), j);
+      if (reduced && sum) {
+        if (yType.isDynamicDim(j))
+          return failure();
+        copies *= yType.getDimSize(j);
+      }
+      if (reduced && !op.getKeepdims())
+        continue;
+      if (resultType.isDynamicDim(r++) && (j < offset || reduced))
+        return failure();
+    }
+    TypedAttr copiesAttr;
+    if (sum) {
+      if (auto f = dyn_cast<FloatType>(elem))
+        copiesAttr = FloatAttr::get(f, static_cast<double>(copies));
+      else if (auto i = dyn_cast<IntegerType>(elem); i && i.getWidth() > 1)
+        copiesAttr = IntegerAttr::get(i, copies);
+      else
+        return failure();
+    }
+
+    Location loc = op.getLoc();
     // x holds the result's values with unit dimensions added or removed.
     Value shaped = x;
     if (xType != resultType) {
       SmallVector<Value> sizes;
-      int64_t r = 0;
-      for (int64_t j = 0; j < yType.getRank(); ++j) {
+      for (int64_t j = 0, r = 0; j < yType.getRank(); ++j) {
         bool reduced = llvm::is_contained(op.getAxes(), j);
         if (reduced && !op.getKeepdims())
           continue;
-        if (resultType.isDynamicDim(r)) {
-          if (j < offset || reduced)
-            return failure();
+        if (resultType.isDynamicDim(r++)) {
           if (xType.isDynamicDim(j - offset))
             sizes.push_back(rewriter.create<tensor::DimOp>(loc, x, j - offset));
           else
             sizes.push_back(rewriter.create<arith::ConstantIndexOp>(
                 loc, xType.getDimSize(j - offset)));
         }
-        ++r;
       }
       shaped = rewriter.create<choir::ReshapeOp>(loc, resultType, x, sizes);
     }
-    if (op.getKind() != choir::ReduceKind::sum) {
+    if (!sum) {
       rewriter.replaceOp(op, shaped);
       noteRewrite(counter);
       return success();
     }
-    // The number of copies: static sizes multiplied here, dynamic ones at
-    // run time from the broadcast's size operands.
-    Type elem = resultType.getElementType();
-    int64_t copies = 1;
-    SmallVector<Value> dynamicCopies;
-    unsigned sizeIndex = 0;
-    for (int64_t j = 0; j < yType.getRank(); ++j) {
-      bool reduced = llvm::is_contained(op.getAxes(), j);
-      if (yType.isDynamicDim(j)) {
-        Value size = bcast.getSizes()[sizeIndex++];
-        if (reduced)
-          dynamicCopies.push_back(size);
-      } else if (reduced) {
-        copies *= yType.getDimSize(j);
-      }
-    }
-    auto scalarType = RankedTensorType::get({}, elem);
-    Value scale;
-    if (dynamicCopies.empty()) {
-      TypedAttr value;
-      if (auto f = dyn_cast<FloatType>(elem))
-        value = FloatAttr::get(f, static_cast<double>(copies));
-      else if (auto i = dyn_cast<IntegerType>(elem); i && i.getWidth() > 1)
-        value = IntegerAttr::get(i, copies);
-      else
-        return failure();
-      scale = rewriter.create<choir::ConstantOp>(
-          loc, DenseElementsAttr::get(scalarType, value));
-    } else {
-      if (!isa<FloatType>(elem) && !(isa<IntegerType>(elem) &&
-                                     cast<IntegerType>(elem).getWidth() > 1))
-        return failure();
-      Value n = rewriter.create<arith::ConstantIndexOp>(loc, copies);
-      for (Value size : dynamicCopies)
-        n = rewriter.create<arith::MulIOp>(loc, n, size);
-      Value scalar;
-      if (isa<FloatType>(elem)) {
-        Value i64 = rewriter.create<arith::IndexCastOp>(
-            loc, rewriter.getI64Type(), n);
-        scalar = rewriter.create<arith::SIToFPOp>(loc, elem, i64);
-      } else {
-        scalar = rewriter.create<arith::IndexCastOp>(loc, elem, n);
-      }
-      scale = rewriter.create<tensor::FromElementsOp>(loc, scalarType,
-                                                      ValueRange{scalar});
-    }
+    Value scale = rewriter.create<choir::ConstantOp>(
+        loc, DenseElementsAttr::get(RankedTensorType::get({}, elem), copiesAttr));
     rewriter.replaceOpWithNewOp<choir::MulOp>(op, resultType, shaped, scale);
     noteRewrite(counter);
     return success();

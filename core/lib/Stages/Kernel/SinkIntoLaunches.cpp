@@ -4,6 +4,7 @@
 #include "accy/Stages/Kernel/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -18,12 +19,18 @@ using namespace mlir;
 namespace {
 
 /// Pure scalar computations (and memref.dim, which reads a descriptor, not
-/// memory) are cheaper to redo per thread than to describe to a runtime.
+/// memory) are cheaper to redo per thread than to describe to a runtime;
+/// views (reshapes, subviews, casts) are rebuilt in the kernel so that it
+/// takes the buffers they view.
 bool isSinkable(Operation *op) {
   if (op->getNumRegions() != 0 || op->getNumResults() != 1 ||
       !isMemoryEffectFree(op))
     return false;
   Type type = op->getResult(0).getType();
+  if (isa<MemRefType>(type))
+    return isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
+               memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp>(
+        op);
   return type.isIntOrIndexOrFloat();
 }
 

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace accy;
@@ -75,6 +76,38 @@ FailureOr<AffineExpr> ArgumentDims::traceDim(Value value, unsigned dim) const {
     return dynamicOperand(empty.getDynamicSizes());
   if (auto cast = dyn_cast<memref::CastOp>(def))
     return traceDim(cast.getSource(), dim);
+  // Views: the sizes of reshapes and subviews, in terms of their source.
+  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def)) {
+    AffineExpr size = getAffineConstantExpr(1, context);
+    for (int64_t sourceDim : collapse.getReassociationIndices()[dim]) {
+      FailureOr<AffineExpr> part = traceDim(collapse.getSrc(), sourceDim);
+      if (failed(part))
+        return failure();
+      size = size * *part;
+    }
+    return size;
+  }
+  auto traceFoldResult = [&](OpFoldResult size) -> FailureOr<AffineExpr> {
+    if (auto attr = dyn_cast<Attribute>(size))
+      return getAffineConstantExpr(cast<IntegerAttr>(attr).getInt(), context);
+    return trace(cast<Value>(size));
+  };
+  if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+    return dynamicOperand(expand.getOutputShape());
+  if (auto view = dyn_cast<memref::ReinterpretCastOp>(def))
+    return traceFoldResult(view.getMixedSizes()[dim]);
+  if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
+    unsigned resultDim = 0;
+    for (unsigned i = 0; i < sizes.size(); ++i) {
+      if (dropped.test(i))
+        continue;
+      if (resultDim++ == dim)
+        return traceFoldResult(sizes[i]);
+    }
+    return failure();
+  }
   if (auto cast = dyn_cast<tensor::CastOp>(def))
     return traceDim(cast.getSource(), dim);
   return failure();

@@ -74,7 +74,7 @@ struct LowerBroadcast : OpRewritePattern<choir::BroadcastOp> {
       if (in.getDimSize(d) == 1 && out.getDimSize(d + offset) != 1)
         drop.push_back(d);
     Value input = dropUnitDims(rewriter, loc, op.getInput(), drop);
-    // The init has the input's own sizes on the dimensions it keeps (so
+    // The init has the input's static sizes on the dimensions it keeps (so
     // linalg.broadcast sees equal sizes) and the result's on the new ones.
     SmallVector<int64_t> shape;
     SmallVector<Value> sizes;
@@ -87,10 +87,14 @@ struct LowerBroadcast : OpRewritePattern<choir::BroadcastOp> {
       if (out.isDynamicDim(r))
         resultSize = op.getSizes()[nextSize++];
       if (kept) {
+        // The result's size operand names the size the contract stage bound
+        // (an argument's dimension); the input's own dim is the fallback.
         int64_t size = in.getDimSize(d);
         shape.push_back(size);
         if (ShapedType::isDynamic(size))
-          sizes.push_back(rewriter.create<tensor::DimOp>(loc, input, nextKept));
+          sizes.push_back(resultSize ? resultSize
+                                     : rewriter.create<tensor::DimOp>(
+                                           loc, input, nextKept));
         ++nextKept;
         continue;
       }

@@ -65,13 +65,15 @@ Value reduceToScalar(OpBuilder &b, Location loc, int64_t loops,
 }
 
 /// total / count as a rank-0 tensor of `type`.
-Value divideScalarTensor(OpBuilder &b, Location loc, Value total, Value count,
-                         RankedTensorType type) {
+Value divideScalarTensor(OpBuilder &b, Location loc, Value total,
+                         const ElementCount &count, RankedTensorType type) {
   Type elem = type.getElementType();
+  Type acc = tensorType(total).getElementType();
   return buildParallelGeneric(
       b, loc, type, {}, total, AffineMap::get(0, 0, {}, b.getContext()),
-      [=](OpBuilder &nb, Location nl, ValueRange args) {
-        return convertScalar(nb, nl, divScalar(nb, nl, args[0], count), elem);
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value mean = divScalar(nb, nl, args[0], count.build(nb, nl, acc));
+        return convertScalar(nb, nl, mean, elem);
       });
 }
 
@@ -97,37 +99,20 @@ struct LowerMse : OpRewritePattern<choir::MseOp> {
         });
     // The element count of the broadcast shape, from whichever operand has
     // each dimension unbroadcast.
-    Value count;
-    int64_t staticCount = 1;
-    Value dynamicCount;
+    ElementCount count;
     for (auto [r, size] : llvm::enumerate(shape)) {
       if (!ShapedType::isDynamic(size)) {
-        staticCount *= size;
+        count.multiply(size);
         continue;
       }
-      Value dim;
       for (Value v : {p, t}) {
         auto vt = tensorType(v);
         int64_t d = r - (shape.size() - vt.getRank());
         if (d >= 0 && vt.getDimSize(d) != 1) {
-          dim = rewriter.create<tensor::DimOp>(loc, v, d);
+          count.multiply(rewriter.create<tensor::DimOp>(loc, v, d).getResult());
           break;
         }
       }
-      dynamicCount = dynamicCount
-                         ? rewriter.create<arith::MulIOp>(loc, dynamicCount, dim)
-                         : dim;
-    }
-    if (dynamicCount) {
-      Value total = rewriter.create<arith::MulIOp>(
-          loc, dynamicCount,
-          rewriter.create<arith::ConstantIndexOp>(loc, staticCount));
-      Value i64 = rewriter.create<arith::IndexCastOp>(
-          loc, rewriter.getI64Type(), total);
-      count = rewriter.create<arith::SIToFPOp>(loc, acc, i64);
-    } else {
-      count = scalarConstant(rewriter, loc, acc,
-                             static_cast<double>(staticCount));
     }
     rewriter.replaceOp(op,
                        divideScalarTensor(rewriter, loc, total, count, op.getType()));
@@ -206,7 +191,7 @@ struct LowerClassLoss : OpRewritePattern<LossOp> {
             return b.create<arith::NegFOp>(l, picked);
           });
     }
-    Value count = elementCount(rewriter, loc, scores, {0}, acc);
+    ElementCount count = elementCount(rewriter, loc, scores, {0});
     rewriter.replaceOp(op,
                        divideScalarTensor(rewriter, loc, total, count, op.getType()));
     return success();

@@ -319,29 +319,34 @@ Value tensorstage::buildReduction(OpBuilder &b, Location loc, Value input,
   return generic.getResult(0);
 }
 
-Value tensorstage::elementCount(OpBuilder &b, Location loc, Value v,
-                                ArrayRef<int64_t> axes, Type type) {
+ElementCount tensorstage::elementCount(OpBuilder &b, Location loc, Value v,
+                                      ArrayRef<int64_t> axes) {
   auto t = tensorType(v);
-  int64_t count = 1;
-  Value dynamic;
+  ElementCount count;
   for (int64_t d : axes) {
-    if (!t.isDynamicDim(d)) {
-      count *= t.getDimSize(d);
-      continue;
+    if (t.isDynamicDim(d))
+      count.multiply(b.create<tensor::DimOp>(loc, v, d).getResult());
+    else
+      count.multiply(t.getDimSize(d));
+  }
+  return count;
+}
+
+Value ElementCount::build(OpBuilder &b, Location loc, Type type) const {
+  Value total;
+  if (staticPart != 1 || dynamicSizes.empty())
+    total = scalarConstant(b, loc, type, static_cast<double>(staticPart));
+  for (Value size : dynamicSizes) {
+    Value n;
+    if (isa<FloatType>(type)) {
+      Value i64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), size);
+      n = b.create<arith::SIToFPOp>(loc, type, i64);
+    } else {
+      n = b.create<arith::IndexCastOp>(loc, type, size);
     }
-    Value size = b.create<tensor::DimOp>(loc, v, d);
-    dynamic = dynamic ? b.create<arith::MulIOp>(loc, dynamic, size) : size;
+    total = total ? mulScalar(b, loc, total, n) : n;
   }
-  if (!dynamic)
-    return scalarConstant(b, loc, type, static_cast<double>(count));
-  if (count != 1)
-    dynamic = b.create<arith::MulIOp>(
-        loc, dynamic, b.create<arith::ConstantIndexOp>(loc, count));
-  if (isa<FloatType>(type)) {
-    Value i64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), dynamic);
-    return b.create<arith::SIToFPOp>(loc, type, i64);
-  }
-  return b.create<arith::IndexCastOp>(loc, type, dynamic);
+  return total;
 }
 
 LogicalResult tensorstage::reportUnlowered(

@@ -129,11 +129,23 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value input, llvm::ArrayRef<int64_t> axes,
                            choir::ReduceKind kind, mlir::Type accType);
 
-/// The number of elements of the dimensions `axes` of `v`, as a scalar of
-/// `type`.
-mlir::Value elementCount(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::Value v, llvm::ArrayRef<int64_t> axes,
-                         mlir::Type type);
+/// A number of elements: a static factor times dynamic sizes. The sizes
+/// are tensor.dim values (each an affine function of the arguments, which is
+/// what a kernel launch may capture); the scalar is built where it is used,
+/// inside a linalg body.
+struct ElementCount {
+  int64_t staticPart = 1;
+  llvm::SmallVector<mlir::Value> dynamicSizes;
+  void multiply(int64_t size) { staticPart *= size; }
+  void multiply(mlir::Value size) { dynamicSizes.push_back(size); }
+  /// The count as a scalar of `type` (a float or integer type).
+  mlir::Value build(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::Type type) const;
+};
+
+/// The number of elements of the dimensions `axes` of `v`.
+ElementCount elementCount(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value v, llvm::ArrayRef<int64_t> axes);
 
 /// Emits `'choir.X' is not yet lowered by <pass>` on every op under `root`
 /// that `owns` accepts, with a note from `why` when it says something.

@@ -53,14 +53,14 @@ struct LowerReduce : OpRewritePattern<choir::ReduceOp> {
         additive ? choir::ReduceKind::sum : kind, acc);
     auto reducedType = tensorType(result);
     if (kind == choir::ReduceKind::mean || acc != elem) {
-      Value count;
-      if (kind == choir::ReduceKind::mean)
-        count = elementCount(rewriter, loc, input, op.getAxes(), acc);
+      bool mean = kind == choir::ReduceKind::mean;
+      ElementCount count = elementCount(rewriter, loc, input, op.getAxes());
       result = buildElementwise(
           rewriter, loc, RankedTensorType::get(reducedType.getShape(), elem),
           dynamicDims(rewriter, loc, result), result,
-          [=](OpBuilder &b, Location l, ValueRange args) {
-            Value v = count ? divScalar(b, l, args[0], count) : args[0];
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value v = mean ? divScalar(b, l, args[0], count.build(b, l, acc))
+                           : args[0];
             return convertScalar(b, l, v, elem);
           });
     }
