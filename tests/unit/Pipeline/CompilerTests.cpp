@@ -6,6 +6,8 @@
 
 #include "accy/Pipeline/Product.h"
 
+#include "mlir/Parser/Parser.h"
+
 using namespace accy;
 using namespace accy::test;
 
@@ -181,32 +183,64 @@ TEST_CASE("fingerprints are stable across compiles and contexts",
         edited.record(StageId::Tensor).fingerprint);
 }
 
+// A semantic product that passes the frontend's checks only by construction:
+// two different symbols meet in a broadcast, which the contract stage's
+// shape propagation must reject at the op that joins them.
+static const char *kMismatchedSymbols = R"mlir(
+module attributes {accy.stage = "semantic", accy.schema = 1 : i64} {
+  module @k attributes {accy.kernel = "k", accy.key = "0123"} {
+    func.func @k(%x: tensor<?xf32> {choir.dims = ["N"]},
+                 %y: tensor<?xf32> {choir.dims = ["M"]})
+        -> (tensor<?xf32> {choir.dims = ["N"]}) attributes {choir.kernel} {
+      %e = choir.exp %x : tensor<?xf32> loc("k#1")
+      %r = choir.add %e, %y : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32> loc("k#2")
+      return %r : tensor<?xf32> loc("k#3")
+    } loc("k#0")
+  } loc("k#0")
+}
+)mlir";
+
 TEST_CASE("a pass failure yields a record with stage, pass, op and range",
           "[compiler][failures]") {
   auto context = makeContext();
-  // cumsum parses and checks, but this version of the tensor stage does not
-  // lower it yet: the failure must point at the call.
-  const char *text = "kernel k(x: f32[N]) -> f32[N] {\n"
-                     "  return cumsum(x, axis=0) + 1.0;\n"
-                     "}\n";
-  Compilation c = compile(*context, text);
-  if (c.succeeded()) {
-    SUCCEED("cumsum is lowered: the failure path is covered by lit tests");
-    return;
-  }
+  mlir::ParserConfig config(context.get());
+  mlir::OwningOpRef<mlir::ModuleOp> product =
+      mlir::parseSourceString<mlir::ModuleOp>(kMismatchedSymbols, config);
+  REQUIRE(product);
+  SourceMap map;
+  auto span = [](unsigned line, unsigned col, unsigned endCol) {
+    return SourceSpan{"k.accy", line, col, line, endCol, 0, 0};
+  };
+  map.setKernelSpan("k", span(1, 1, 40));
+  map.addNode("k", span(1, 8, 9));   // k#0
+  map.addNode("k", span(2, 11, 17)); // k#1
+  map.addNode("k", span(2, 11, 21)); // k#2: the add
+  map.addNode("k", span(2, 3, 22));  // k#3
+
+  Compiler compiler(*context, defaultOptions());
+  Compilation c =
+      compiler.compileFrom(std::move(product), StageId::Semantic, map);
+  REQUIRE_FALSE(c.succeeded());
+  CHECK(c.lastStage() == StageId::Semantic);
+  CHECK(c.record(StageId::Contract).status == StageStatus::Failed);
+  CHECK(c.record(StageId::Contract).stats.passFailures == 1);
+  CHECK(c.product(StageId::Contract) == nullptr);
+  CHECK(c.record(StageId::Tensor).status == StageStatus::NotRun);
+
   std::vector<FailureRecord> failures = c.failures();
-  REQUIRE_FALSE(failures.empty());
+  REQUIRE(failures.size() == 1);
   const FailureRecord &r = failures.front();
-  CHECK(r.pipeline == "accy-choir-tensor");
-  CHECK_FALSE(r.pass.empty());
-  CHECK(r.op == "choir.scan");
+  CHECK(r.pipeline == "accy-choir-contract");
+  CHECK(r.kind == FailureKind::Pass);
+  CHECK(r.pass == "accy-choir-shape-layout-propagate");
+  CHECK(r.op == "choir.add");
   CHECK(r.symbol == "k");
+  CHECK_THAT(r.message, Catch::Contains("'N' against 'M'"));
   REQUIRE(r.range);
-  CHECK(r.range->file == "/virtual/two.accy");
+  CHECK(r.range->file == "k.accy");
   CHECK(r.range->line == 2);
-  CHECK(r.range->column == 10);
-  CHECK(c.product(StageId::Tensor) == nullptr);
-  CHECK(c.product(StageId::Contract) != nullptr);
+  CHECK(r.range->column == 11);
+  CHECK(r.range->endColumn == 21);
 }
 
 TEST_CASE("frontend errors stop before any product", "[compiler][failures]") {
