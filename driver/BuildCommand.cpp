@@ -111,7 +111,7 @@ int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
     Compilation semantic = probe.compileFile(input);
     if (semantic.succeeded() &&
         state.isUpToDate(semantic, compileOptions.stages, dir)) {
-      printDiagnostics(llvm::errs(), semantic, options); // warnings
+      printDiagnostics(semantic, options); // warnings
       if (auto written = writeFileIfChanged(pathIn(dir, name + ".srcmap.json"),
                                             semantic.sourceMap().toJson());
           !written) {
@@ -135,7 +135,7 @@ int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
     c = compiler.compileFile(input);
   }
 
-  unsigned errors = printDiagnostics(llvm::errs(), c, options);
+  unsigned errors = printDiagnostics(c, options);
   if (!c.lastStage() && options.compileFrom)
     return errors ? ExitDiagnostics : ExitInternal;
   if (llvm::Error err = writeOutputs(c, dir, name, options.targets, state)) {

@@ -17,7 +17,7 @@ int accy::driver::runCheck(mlir::MLIRContext &context, const Options &options) {
   co.stopAfter = options.compileTo.value_or(StageId::Semantic);
   Compiler compiler(context, co);
   Compilation c = compiler.compileFile(options.inputs.front());
-  unsigned errors = printDiagnostics(llvm::errs(), c, options);
+  unsigned errors = printDiagnostics(c, options);
   printReports(llvm::outs(), c.records(), options);
   return errors || !c.succeeded() ? ExitDiagnostics : ExitOk;
 }
@@ -31,7 +31,7 @@ int accy::driver::runShow(mlir::MLIRContext &context, const Options &options) {
     Compiler compiler(context, co);
     Compilation c = compiler.compileFile(input);
     if (!c.succeeded()) {
-      printDiagnostics(llvm::errs(), c, options);
+      printDiagnostics(c, options);
       return ExitDiagnostics;
     }
     c.product(*c.lastStage())->print(llvm::outs(), flags);

@@ -87,23 +87,7 @@ static void printJson(llvm::raw_ostream &os, json::Array diagnostics) {
      << "\n";
 }
 
-unsigned accy::driver::printFailures(llvm::raw_ostream &os,
-                                     llvm::ArrayRef<FailureRecord> failures,
-                                     const Options &options) {
-  if (options.format == DiagnosticsFormat::Json) {
-    json::Array all;
-    for (const FailureRecord &r : failures)
-      all.push_back(failureJson(r));
-    printJson(os, std::move(all));
-  } else {
-    for (const FailureRecord &r : failures)
-      printFailureText(os, r);
-  }
-  return failures.size();
-}
-
-unsigned accy::driver::printDiagnostics(llvm::raw_ostream &os,
-                                        const Compilation &c,
+unsigned accy::driver::printDiagnostics(const Compilation &c,
                                         const Options &options) {
   std::vector<FailureRecord> failures = c.failures();
   unsigned errors = failures.size();
@@ -115,9 +99,10 @@ unsigned accy::driver::printDiagnostics(llvm::raw_ostream &os,
       all.push_back(frontendJson(c.sources(), d));
     for (const FailureRecord &r : failures)
       all.push_back(failureJson(r));
-    printJson(os, std::move(all));
+    printJson(llvm::outs(), std::move(all));
     return errors;
   }
+  llvm::raw_ostream &os = llvm::errs();
   DiagPrintOptions print;
   print.showSnippet = options.snippets;
   accy::printDiagnostics(os, c.sources(), c.diagnostics(), print);

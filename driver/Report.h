@@ -13,15 +13,9 @@ class raw_ostream;
 namespace accy::driver {
 
 /// Prints the frontend diagnostics and every stage failure of a compile, in
-/// the requested format; returns the number of errors.
-unsigned printDiagnostics(llvm::raw_ostream &os, const Compilation &c,
-                          const Options &options);
-
-/// Prints stage failures that have no compile around them (a stage run from
-/// a stage file).
-unsigned printFailures(llvm::raw_ostream &os,
-                       llvm::ArrayRef<FailureRecord> failures,
-                       const Options &options);
+/// the requested format (text on stderr, JSON on stdout); returns the number
+/// of errors.
+unsigned printDiagnostics(const Compilation &c, const Options &options);
 
 /// The per-stage table of `--timing`, the statistics of `--stats` and the
 /// per-kernel table of `--fingerprints`, as the options ask.

@@ -57,7 +57,7 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
     llvm::errs() << "accyc: " << readError << "\n";
     return ExitDiagnostics;
   }
-  printDiagnostics(llvm::errs(), c, options);
+  printDiagnostics(c, options);
   mlir::ModuleOp product = c.product(stage);
   if (!c.succeeded() || !product) {
     removeStale(output);

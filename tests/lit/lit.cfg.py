@@ -18,7 +18,7 @@ from lit.llvm import llvm_config
 
 config.name = "Accy"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".accy"]
+config.suffixes = [".mlir", ".accy", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.accy_build_dir, "tests", "lit")
