@@ -76,8 +76,8 @@ static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
 /// `build --compile-from=STAGE`: the input is a stage file.
 static Compilation compileFromFile(Compiler &compiler,
                                    mlir::MLIRContext &context,
-                                   const Options &options) {
-  const std::string &input = options.inputs.front();
+                                   const Options &options,
+                                   const std::string &input) {
   auto product = readProductFile(context, input);
   if (!product) {
     llvm::errs() << "accyc: " << llvm::toString(product.takeError()) << "\n";
@@ -94,8 +94,8 @@ static Compilation compileFromFile(Compiler &compiler,
                               std::move(map));
 }
 
-int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
-  const std::string &input = options.inputs.front();
+static int buildOne(mlir::MLIRContext &context, const Options &options,
+                    const std::string &input) {
   std::string dir = options.output.empty() ? "." : options.output;
   std::string name = outputName(input);
   std::string stampsPath = pathIn(dir, name + ".stamps.json");
@@ -129,7 +129,7 @@ int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
   Compiler compiler(context, compileOptions);
   Compilation c;
   if (options.compileFrom) {
-    c = compileFromFile(compiler, context, options);
+    c = compileFromFile(compiler, context, options, input);
   } else {
     state.seedCache(context, compiler.cache(), dir, name);
     c = compiler.compileFile(input);
@@ -154,4 +154,12 @@ int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
     return ExitDiagnostics;
   }
   return ExitOk;
+}
+
+int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {
+  // Each file builds on its own; the worst outcome is the exit code.
+  int worst = ExitOk;
+  for (const std::string &input : options.inputs)
+    worst = std::max(worst, buildOne(context, options, input));
+  return worst;
 }

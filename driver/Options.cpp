@@ -14,7 +14,7 @@ const char *accy::driver::usageText() {
   return R"(usage: accyc COMMAND [options]
 
 commands:
-  build FILE.accy [-o DIR]        run every stage in one process, reusing
+  build FILE.accy... [-o DIR]     run every stage in one process, reusing
                                   products by key; writes stage files,
                                   PTX/HSACO/host objects and NAME.stamps.json
   stage STAGE INPUT -o OUTPUT     run one stage (semantic takes FILE.accy,
@@ -177,11 +177,14 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       opts.inputs.push_back(arg.str());
   }
 
-  bool needsInput = opts.command == Command::Build ||
-                    opts.command == Command::Stage ||
-                    opts.command == Command::Check ||
-                    opts.command == Command::Show;
-  if (needsInput && opts.inputs.size() != 1)
+  // build takes several sources (each builds on its own, in one process);
+  // the other commands take exactly one input.
+  if (opts.command == Command::Build && opts.inputs.empty())
+    return usage("build: expected at least one input file");
+  bool oneInput = opts.command == Command::Stage ||
+                  opts.command == Command::Check ||
+                  opts.command == Command::Show;
+  if (oneInput && opts.inputs.size() != 1)
     return usage(llvm::Twine(first) + ": expected exactly one input file, got " +
                  llvm::Twine(opts.inputs.size()));
   if (opts.command == Command::Stage && opts.output.empty())
