@@ -191,38 +191,63 @@ llvm::Expected<KernelSummary> accy::target::readKernelSummary(ModuleOp kernel) {
   auto targets = summary.getAs<DictionaryAttr>("targets");
   if (!targets)
     return makeError("'" + kKernelsAttr + "' has no targets");
+  auto malformed = [](const llvm::Twine &what) {
+    return makeError("malformed '" + kKernelsAttr + "': " + what);
+  };
   for (NamedAttribute target : targets) {
     std::vector<KernelLaunch> launches;
-    for (Attribute entry : cast<ArrayAttr>(target.getValue())) {
-      auto dict = cast<DictionaryAttr>(entry);
+    auto entries = dyn_cast<ArrayAttr>(target.getValue());
+    if (!entries)
+      return malformed("targets." + target.getName().getValue() +
+                       " is not an array");
+    for (Attribute entry : entries) {
+      auto dict = dyn_cast<DictionaryAttr>(entry);
+      auto name = dict ? dict.getAs<StringAttr>("name") : nullptr;
+      auto dispatch = dict ? dict.getAs<IntegerAttr>("dispatch") : nullptr;
+      auto schedule = dict ? dict.getAs<StringAttr>("schedule") : nullptr;
+      auto block = dict ? dict.getAs<DenseI64ArrayAttr>("block") : nullptr;
+      auto grid = dict ? dict.getAs<AffineMapAttr>("grid") : nullptr;
+      auto shared = dict ? dict.getAs<IntegerAttr>("shared_memory") : nullptr;
+      auto arguments = dict ? dict.getAs<ArrayAttr>("arguments") : nullptr;
+      if (!name || !dispatch || !schedule || !block || block.size() != 3 ||
+          !grid || grid.getValue().getNumResults() != 3 || !shared ||
+          !arguments)
+        return malformed("a kernel entry lacks name, dispatch, schedule, "
+                         "block, grid, shared_memory or arguments");
       KernelLaunch launch;
-      launch.name = dict.getAs<StringAttr>("name").str();
-      launch.dispatch = dict.getAs<IntegerAttr>("dispatch").getInt();
-      launch.schedule = dict.getAs<StringAttr>("schedule").str();
-      auto block = dict.getAs<DenseI64ArrayAttr>("block");
-      for (unsigned i = 0; i < 3 && i < block.size(); ++i)
+      launch.name = name.str();
+      launch.dispatch = dispatch.getInt();
+      launch.schedule = schedule.str();
+      for (unsigned i = 0; i < 3; ++i) {
         launch.block[i] = block[i];
-      AffineMap grid = dict.getAs<AffineMapAttr>("grid").getValue();
-      for (unsigned i = 0; i < 3; ++i)
-        launch.grid[i] = grid.getResult(i);
-      launch.sharedMemoryBytes =
-          dict.getAs<IntegerAttr>("shared_memory").getInt();
-      for (Attribute arg : dict.getAs<ArrayAttr>("arguments")) {
-        auto a = cast<DictionaryAttr>(arg);
-        StringRef kind = a.getAs<StringAttr>("kind").getValue();
+        launch.grid[i] = grid.getValue().getResult(i);
+      }
+      launch.sharedMemoryBytes = shared.getInt();
+      for (Attribute arg : arguments) {
+        auto a = dyn_cast<DictionaryAttr>(arg);
+        auto kind = a ? a.getAs<StringAttr>("kind") : nullptr;
+        if (!kind)
+          return malformed("an argument has no kind");
         KernelArgument argument{KernelArgument::Kind::Argument};
-        if (kind == "argument") {
-          argument.index = a.getAs<IntegerAttr>("index").getInt();
-        } else if (kind == "buffer") {
-          argument.kind = KernelArgument::Kind::Buffer;
-          argument.index = a.getAs<IntegerAttr>("id").getInt();
-        } else if (kind == "index") {
+        if (kind.getValue() == "argument" || kind.getValue() == "buffer") {
+          auto index = a.getAs<IntegerAttr>(
+              kind.getValue() == "argument" ? "index" : "id");
+          if (!index)
+            return malformed("an argument has no index/id");
+          if (kind.getValue() == "buffer")
+            argument.kind = KernelArgument::Kind::Buffer;
+          argument.index = index.getInt();
+        } else if (kind.getValue() == "index") {
+          auto value = a.getAs<AffineMapAttr>("value");
+          if (!value || value.getValue().getNumResults() != 1)
+            return malformed("an index argument has no value");
           argument.kind = KernelArgument::Kind::Index;
-          argument.value =
-              a.getAs<AffineMapAttr>("value").getValue().getResult(0);
-        } else {
+          argument.value = value.getValue().getResult(0);
+        } else if (kind.getValue() == "scalar") {
           argument.kind = KernelArgument::Kind::Scalar;
           argument.scalar = a.get("value");
+        } else {
+          return malformed("unknown argument kind '" + kind.getValue() + "'");
         }
         launch.arguments.push_back(argument);
       }
