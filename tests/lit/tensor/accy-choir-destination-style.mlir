@@ -38,3 +38,31 @@ module @k attributes {accy.kernel = "k"} {
     return %x : tensor<8xf32>
   }
 }
+
+// -----
+
+// Initial values merged by CSE are split again: each op gets its own fill
+// of its own empty tensor.
+// CHECK-LABEL: func.func @shared_inits
+// CHECK: %[[E0:.*]] = tensor.empty() : tensor<f32>
+// CHECK: %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] : tensor<f32>)
+// CHECK: linalg.generic {{.*}} outs(%[[F0]] : tensor<f32>)
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<f32>
+// CHECK: %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]] : tensor<f32>)
+// CHECK: linalg.generic {{.*}} outs(%[[F1]] : tensor<f32>)
+func.func @shared_inits(%x: tensor<4xf32>) -> (tensor<f32>, tensor<f32>) attributes {choir.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<4xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<4xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %acc, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  return %a, %b : tensor<f32>, tensor<f32>
+}

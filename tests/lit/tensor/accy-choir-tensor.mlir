@@ -9,6 +9,7 @@
 // NOCHOIR: module @softmax
 // NOCHOIR: module @mlp
 // NOCHOIR: module @xent
+// NOCHOIR: module @losses
 // CHECK-LABEL: module @softmax attributes {accy.kernel = "softmax"}
 // CHECK: func.func @softmax(%[[X:.*]]: tensor<?x?xf32> {choir.dims = ["N", "D"]}, %[[OUT:.*]]: tensor<?x?xf32> {accy.result = 0 : i64, choir.dims = ["N", "D"]}) -> tensor<?x?xf32> attributes {accy.entry} {
 // CHECK-DAG: %[[D:.*]] = tensor.dim %[[X]], %c1
@@ -56,6 +57,17 @@
 // BUF: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<?x784xf32>, memref<784x256xf32>)
 // BUF-LABEL: func.func @xent(
 
+// Two scalar results: each result's accumulator gets its own empty tensor,
+// so both write their out arguments without a conflict.
+// CHECK-LABEL: module @losses
+// CHECK: func.func @losses({{.*}}, %[[O0:[^:]*]]: tensor<f32> {accy.result = 0 : i64, choir.dims = []}, %[[O1:[^:]*]]: tensor<f32> {accy.result = 1 : i64, choir.dims = []}) -> (tensor<f32>, tensor<f32>)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}}iterator_types = []{{.*}} outs(%[[E0:[a-z0-9_]+]] : tensor<f32>)
+// CHECK-NOT: outs(%[[E0]] : tensor<f32>)
+// CHECK: %[[N:.*]] = linalg.generic {{.*}}iterator_types = []{{.*}} outs(%{{.*}} : tensor<f32>)
+// CHECK: bufferization.materialize_in_destination %[[M]] in %[[O0]]
+// CHECK: bufferization.materialize_in_destination %[[N]] in %[[O1]]
+// BUF-LABEL: func.func @losses(
+
 module {
   module @softmax attributes {accy.kernel = "softmax"} {
     func.func @softmax(%arg0: tensor<?x?xf32> {choir.dims = ["N", "D"]}) -> (tensor<?x?xf32> {choir.dims = ["N", "D"]}) attributes {choir.kernel, choir.layout = "row-major"} {
@@ -91,5 +103,12 @@ module {
       return %0 : tensor<f32>
     }
   }
+  module @losses attributes {accy.kernel = "losses"} {
+    func.func @losses(%arg0: tensor<?x?xf32> {choir.dims = ["B", "C"]}, %arg1: tensor<?x?xf32> {choir.dims = ["B", "C"]}, %arg2: tensor<?xi32> {choir.dims = ["B"]}) -> (tensor<f32> {choir.dims = []}, tensor<f32> {choir.dims = []}) attributes {choir.kernel, choir.layout = "row-major"} {
+      %0 = choir.mse %arg0, %arg1 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<f32>
+      %1 = choir.log_softmax %arg0 {axis = 1 : i64} : tensor<?x?xf32>
+      %2 = choir.nll %1, %arg2 : tensor<?x?xf32>, tensor<?xi32> -> tensor<f32>
+      return %0, %2 : tensor<f32>, tensor<f32>
+    }
+  }
 }
-

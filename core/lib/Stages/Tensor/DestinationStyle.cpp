@@ -1,8 +1,8 @@
 //===- DestinationStyle.cpp - accy-choir-destination-style ----------------===//
 //
-// The last pass of the tensor stage: checks that no choir op is left and
-// gives each kernel function one out argument per result, into which the
-// returned value is materialized. The backend bufferizes this form with
+// The last pass of the tensor stage: checks that no choir op is left, gives
+// each kernel function one out argument per result, into which the returned
+// value is materialized, and gives each use of a tensor.empty its own. The backend bufferizes this form with
 // one-shot bufferization (the out arguments become the result buffers).
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +71,34 @@ LogicalResult tensorstage::convertToDestinationStyle(func::FuncOp func) {
   return success();
 }
 
+/// Gives every use of a tensor.empty, and of a linalg.fill of one, its own
+/// copy (CSE merges them): an initial value is a fresh buffer per use, and
+/// a shared one makes the ops that write it conflict (most visibly once
+/// eliminate-empty-tensors turns it into a result's out argument).
+template <typename OpTy>
+static void unshare(Operation *root, function_ref<bool(OpTy)> applies) {
+  // In walk order, the first user keeps the original: deterministic.
+  llvm::DenseSet<Operation *> seen;
+  root->walk<WalkOrder::PreOrder>([&](Operation *user) {
+    for (OpOperand &use : user->getOpOperands()) {
+      auto def = use.get().getDefiningOp<OpTy>();
+      if (!def || def->hasOneUse() || !applies(def))
+        continue;
+      if (seen.insert(def).second)
+        continue;
+      OpBuilder b(user);
+      use.set(b.clone(*def)->getResult(0));
+    }
+  });
+}
+
+static void unshareInitialValues(Operation *root) {
+  unshare<linalg::FillOp>(root, [](linalg::FillOp fill) {
+    return fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() != nullptr;
+  });
+  unshare<tensor::EmptyOp>(root, [](tensor::EmptyOp) { return true; });
+}
+
 namespace {
 
 struct ChoirDestinationStylePass
@@ -96,6 +124,7 @@ struct ChoirDestinationStylePass
     for (func::FuncOp f : kernels)
       if (failed(convertToDestinationStyle(f)))
         return signalPassFailure();
+    unshareInitialValues(getOperation());
   }
 };
 

@@ -118,7 +118,10 @@ def ChoirDestinationStyle
     result's `choir.dims`), each returned value is written into its out
     argument with `bufferization.materialize_in_destination`, and the
     function is marked `accy.entry` (the `choir.*` function attributes are
-    dropped).
+    dropped). Every use of a `tensor.empty` (or of a `linalg.fill` of one)
+    gets its own (CSE merges them), so that bufferization gives each op its
+    own buffer and `eliminate-empty-tensors` can turn each into its out
+    argument.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
