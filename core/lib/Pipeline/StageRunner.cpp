@@ -27,26 +27,33 @@ std::string StageOptions::canonicalText(StageId stage) const {
 }
 
 
-/// The text a kernel product's fingerprint summarises. For dispatch, memory
-/// and kernel these are their plans (attributes named `accy.plan*` and the
-/// kernel summaries); otherwise the product itself. Keys are left out: a
+/// The plan a dispatch, memory or kernel product's fingerprint summarises:
+/// the kernel module's attribute holding that stage's plan (the names of
+/// accy/Stages/Dispatch/Plan.h, which the pipeline cannot include beside
+/// Product.h).
+static llvm::StringRef planAttrName(StageId stage) {
+  switch (stage) {
+  case StageId::Dispatch:
+    return "accy.dispatches";
+  case StageId::Memory:
+    return "accy.memory";
+  case StageId::Kernel:
+    return "accy.kernels";
+  default:
+    return {};
+  }
+}
+
+/// The text a kernel product's fingerprint summarises: the stage's plan
+/// where it has one, else the product itself. Keys are left out: a
 /// fingerprint describes what was made, not how it is named.
 static std::string fingerprintText(StageId stage, ModuleOp kernel) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  bool planStage = stage == StageId::Dispatch || stage == StageId::Memory ||
-                   stage == StageId::Kernel;
-  if (planStage) {
-    kernel->walk([&](Operation *op) {
-      for (NamedAttribute attr : op->getAttrs())
-        if (attr.getName().strref().starts_with("accy.plan") ||
-            attr.getName().strref().starts_with("accy.summary"))
-          os << op->getName() << " " << attr.getName() << "="
-             << attr.getValue() << "\n";
-    });
-    if (!text.empty())
+  if (llvm::StringRef name = planAttrName(stage); !name.empty())
+    if (Attribute plan = kernel->getAttr(name)) {
+      std::string text;
+      llvm::raw_string_ostream(text) << plan;
       return text;
-  }
+    }
   OwningOpRef<ModuleOp> copy = kernel.clone();
   (*copy)->removeAttr(kKeyAttr);
   (*copy)->removeAttr(kInputKeyAttr);
