@@ -1,5 +1,6 @@
 // RUN: accy-opt %s --split-input-file --accy-choir-constant-fold | FileCheck %s
 // RUN: accy-opt %s --split-input-file --accy-choir-constant-fold=max-elements=8192 | FileCheck %s --check-prefix=BIG
+// RUN: accy-opt %s --split-input-file --accy-choir-constant-fold=allow-tables | FileCheck %s --check-prefix=TABLES
 
 // Elementwise arithmetic with broadcasting, then an activation.
 // CHECK-LABEL: func.func @elementwise
@@ -19,15 +20,24 @@ func.func @elementwise() -> (tensor<2xf32>, tensor<2xf32>) {
 
 // -----
 
-// full and iota with static shapes, then a reduction and a comparison.
+// full folds to a splat; iota is a generator: it stays (a table of values
+// would be new constant data for the later stages to place) unless
+// allow-tables, but a reduction of it folds through it.
 // CHECK-LABEL: func.func @full_iota_reduce
-// CHECK-DAG: choir.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
-// CHECK-DAG: choir.constant dense<6> : tensor<i32>
-// CHECK-DAG: choir.constant dense<1.500000e+00> : tensor<2x2xf32>
-// CHECK-DAG: choir.constant dense<[false, false, true, true]> : tensor<4xi1>
-// CHECK-NOT: choir.iota
+// CHECK-DAG: %[[I:.*]] = choir.iota : tensor<4xi32>
+// CHECK-DAG: %[[S:.*]] = choir.constant dense<6> : tensor<i32>
+// CHECK-DAG: %[[F:.*]] = choir.constant dense<1.500000e+00> : tensor<2x2xf32>
+// CHECK-DAG: %[[G:.*]] = choir.cmp  ge, %[[I]]
 // CHECK-NOT: choir.full
 // CHECK-NOT: choir.reduce
+// CHECK: return %[[I]], %[[S]], %[[F]], %[[G]]
+// TABLES-LABEL: func.func @full_iota_reduce
+// TABLES-DAG: choir.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
+// TABLES-DAG: choir.constant dense<6> : tensor<i32>
+// TABLES-DAG: choir.constant dense<1.500000e+00> : tensor<2x2xf32>
+// TABLES-DAG: choir.constant dense<[false, false, true, true]> : tensor<4xi1>
+// TABLES-NOT: choir.iota
+// TABLES-NOT: choir.cmp
 func.func @full_iota_reduce() -> (tensor<4xi32>, tensor<i32>, tensor<2x2xf32>, tensor<4xi1>) {
   %i = choir.iota : tensor<4xi32>
   %s = choir.reduce sum %i {axes = array<i64: 0>, keepdims = false} : tensor<4xi32> -> tensor<i32>

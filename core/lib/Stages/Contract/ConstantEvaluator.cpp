@@ -541,23 +541,67 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
 
 } // namespace
 
+namespace {
+
+/// Evaluates choir ops on constant operands, looking through operands that
+/// are themselves choir ops of constants (so `sum(iota(4))` folds even when
+/// the iota alone is not replaced).
+class Evaluator {
+public:
+  explicit Evaluator(int64_t budget) : budget(budget) {}
+
+  std::optional<Values> valueOf(Value v, unsigned depth) {
+    if (std::optional<Values> values = read(v, budget))
+      return values;
+    Operation *def = v.getDefiningOp();
+    if (!def || depth >= kMaxDepth)
+      return std::nullopt;
+    return evaluateOp(def, depth + 1);
+  }
+
+  std::optional<Values> evaluateOp(Operation *op, unsigned depth) {
+    if (!isa<choir::ChoirDialect>(op->getDialect()) ||
+        isa<choir::ConstantOp, choir::EinsumOp>(op) || op->getNumResults() != 1)
+      return std::nullopt;
+    auto it = memo.find(op);
+    if (it != memo.end())
+      return it->second;
+    std::optional<Values> result;
+    SmallVector<Values> operands;
+    bool ok = true;
+    for (Value v : op->getOperands()) {
+      // Size operands of ops with static results carry no information.
+      if (!isa<RankedTensorType>(v.getType()))
+        continue;
+      std::optional<Values> values = valueOf(v, depth);
+      if (!values) {
+        ok = false;
+        break;
+      }
+      operands.push_back(std::move(*values));
+    }
+    if (ok) {
+      FailureOr<Values> value = evaluate(op, operands, budget);
+      if (succeeded(value))
+        result = std::move(*value);
+    }
+    memo[op] = result;
+    return result;
+  }
+
+private:
+  static constexpr unsigned kMaxDepth = 32;
+  int64_t budget;
+  llvm::DenseMap<Operation *, std::optional<Values>> memo;
+};
+
+} // namespace
+
 FailureOr<DenseElementsAttr> contract::evaluateChoirOp(Operation *op,
                                                        int64_t budget) {
-  if (!isa<choir::ChoirDialect>(op->getDialect()) ||
-      isa<choir::ConstantOp, choir::EinsumOp>(op) || op->getNumResults() != 1)
-    return failure();
-  SmallVector<Values> operands;
-  for (Value v : op->getOperands()) {
-    // Size operands of ops with static results carry no information.
-    if (!isa<RankedTensorType>(v.getType()))
-      continue;
-    std::optional<Values> values = read(v, budget);
-    if (!values)
-      return failure();
-    operands.push_back(std::move(*values));
-  }
-  FailureOr<Values> result = evaluate(op, operands, budget);
-  if (failed(result))
+  Evaluator evaluator(budget);
+  std::optional<Values> result = evaluator.evaluateOp(op, 0);
+  if (!result)
     return failure();
   return toAttr(*result);
 }

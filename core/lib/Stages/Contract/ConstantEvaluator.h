@@ -9,10 +9,11 @@
 
 namespace accy::contract {
 
-/// The value of a choir op whose tensor operands are all constants, when its
-/// result has a static shape of at most `budget` elements (and so do its
-/// operands). Fails for ops it does not evaluate (einsum), integer division
-/// by zero, float-to-integer overflow, empty max/min reductions.
+/// The value of a choir op whose tensor operands are all constants (or
+/// choir ops of constants, evaluated on the way), when its result has a
+/// static shape of at most `budget` elements (and so do the values it
+/// reads). Fails for ops it does not evaluate (einsum), integer division by
+/// zero, float-to-integer overflow, empty max/min reductions.
 mlir::FailureOr<mlir::DenseElementsAttr> evaluateChoirOp(mlir::Operation *op,
                                                          int64_t budget);
 

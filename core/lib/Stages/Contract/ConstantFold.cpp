@@ -8,6 +8,7 @@
 #include "ConstantEvaluator.h"
 #include "accy/Stages/Contract/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace accy::contract {
@@ -23,15 +24,27 @@ namespace {
 
 /// Replaces a choir op whose operands are all constants with its value.
 struct FoldConstantOperands : RewritePattern {
-  FoldConstantOperands(MLIRContext *ctx, int64_t budget,
+  FoldConstantOperands(MLIRContext *ctx, int64_t budget, bool allowTables,
                        RewriteCounter *counter)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
-        budget(budget), counter(counter) {}
+        budget(budget), allowTables(allowTables), counter(counter) {}
+
+  /// True when an operand already is a constant that is not a splat.
+  static bool readsTable(Operation *op) {
+    return llvm::any_of(op->getOperands(), [](Value v) {
+      DenseElementsAttr attr;
+      return matchPattern(v, m_Constant(&attr)) && !attr.isSplat();
+    });
+  }
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     FailureOr<DenseElementsAttr> result = evaluateChoirOp(op, budget);
     if (failed(result))
+      return failure();
+    // A new table of values would be constant data that the later stages
+    // have to place in memory; computed values (iota, ...) stay computed.
+    if (!result->isSplat() && !allowTables && !readsTable(op))
       return failure();
     rewriter.replaceOpWithNewOp<choir::ConstantOp>(op, *result);
     if (counter)
@@ -39,6 +52,7 @@ struct FoldConstantOperands : RewritePattern {
     return success();
   }
   int64_t budget;
+  bool allowTables;
   RewriteCounter *counter;
 };
 
@@ -48,7 +62,8 @@ struct ChoirConstantFoldPass
   void runOnOperation() override {
     RewriteCounter counter;
     RewritePatternSet patterns(&getContext());
-    populateChoirConstantFoldPatterns(patterns, maxElements, &counter);
+    populateChoirConstantFoldPatterns(patterns, maxElements, allowTables,
+                                      &counter);
     GreedyRewriteConfig config;
     config.useTopDownTraversal = true;
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
@@ -61,7 +76,8 @@ struct ChoirConstantFoldPass
 
 void contract::populateChoirConstantFoldPatterns(RewritePatternSet &patterns,
                                                  int64_t maxElements,
+                                                 bool allowTables,
                                                  RewriteCounter *counter) {
   patterns.add<FoldConstantOperands>(patterns.getContext(), maxElements,
-                                     counter);
+                                     allowTables, counter);
 }

@@ -48,9 +48,11 @@ void populateChoirLayoutFoldingPatterns(mlir::RewritePatternSet &patterns,
                                         RewriteCounter *counter = nullptr);
 
 /// Evaluates choir ops whose operands are constants, for results of at most
-/// `maxElements` elements.
+/// `maxElements` elements. Unless `allowTables`, a result that is not a
+/// splat is only made when an operand already is such a constant.
 void populateChoirConstantFoldPatterns(mlir::RewritePatternSet &patterns,
                                        int64_t maxElements,
+                                       bool allowTables = false,
                                        RewriteCounter *counter = nullptr);
 
 struct ContractPipelineOptions

@@ -107,15 +107,23 @@ def ChoirConstantFold : Pass<"accy-choir-constant-fold", "mlir::ModuleOp"> {
     Evaluates elementwise ops (with broadcasting), activations, casts,
     `full`, `iota`, reductions, softmax, scans, transposes, reshapes,
     broadcasts, slices, gathers and concatenations whose operands are
-    constants and whose result has static shape, and replaces them with a
-    `choir.constant`. Only results (and reductions, scans and softmax inputs)
-    of at most `max-elements` elements are evaluated. Float arithmetic is
-    done in double and rounded once to the element type; integer arithmetic
-    wraps at the element width; an integer division by zero is left alone.
+    constants (or such ops of constants, evaluated on the way) and whose
+    result has static shape, and replaces them with a `choir.constant`. Only
+    values of at most `max-elements` elements are evaluated. Float arithmetic
+    is done in double and rounded once to the element type; integer
+    arithmetic wraps at the element width; an integer division by zero is
+    left alone.
+
+    A result that is not a splat (a table, e.g. `iota(4) * 2`) is made only
+    when an operand already is a table, unless `allow-tables` is set: the
+    later stages would have to place new constant data in memory, while the
+    generator computes it in the kernel. `sum(iota(4))` still folds to 6.
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", "4096",
-           "Largest number of elements of a folded result">
+           "Largest number of elements of a value evaluated">,
+    Option<"allowTables", "allow-tables", "bool", "false",
+           "Also fold to new non-splat constants (tables)">
   ];
   let dependentDialects = ["::accy::choir::ChoirDialect"];
   let statistics = [
