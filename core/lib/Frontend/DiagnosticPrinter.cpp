@@ -65,10 +65,26 @@ static void printSnippet(llvm::raw_ostream &os, const SourceManager &sm,
   if (!range.isValid() || begin.line == 0)
     return;
   llvm::StringRef line = sm.getLineText(range.file, begin.line);
+  // Only decode a window of a very long line around the range.
+  uint32_t beginByte = begin.col - 1;
+  uint32_t endByte = end.line == begin.line ? end.col - 1 : line.size();
+  size_t windowStart = 0;
+  bool clippedFront = false, clippedBack = false;
+  if (line.size() > 1024) {
+    windowStart = beginByte > 512 ? beginByte - 512 : 0;
+    while (windowStart > 0 && windowStart < line.size() &&
+           (static_cast<unsigned char>(line[windowStart]) & 0xC0) == 0x80)
+      ++windowStart;
+    size_t windowEnd = std::min<size_t>(line.size(), beginByte + 512);
+    clippedFront = windowStart > 0;
+    clippedBack = windowEnd < line.size();
+    line = line.slice(windowStart, windowEnd);
+    beginByte -= std::min<uint32_t>(beginByte, windowStart);
+    endByte = endByte > windowStart ? endByte - windowStart : 0;
+  }
   std::vector<DisplayUnit> units = splitLine(line);
-  size_t first = unitAt(units, begin.col - 1);
-  size_t last = end.line == begin.line ? unitAt(units, end.col - 1)
-                                       : units.size();
+  size_t first = unitAt(units, beginByte);
+  size_t last = std::min(unitAt(units, endByte), units.size());
   if (last <= first)
     last = first + 1; // Always show at least a caret.
 
@@ -76,22 +92,23 @@ static void printSnippet(llvm::raw_ostream &os, const SourceManager &sm,
   // range so the snippet stays readable.
   const size_t maxWidth = 120;
   size_t from = 0, to = units.size();
-  if (units.size() > maxWidth) {
+  if (units.size() > maxWidth || clippedFront || clippedBack) {
     from = first > 40 ? first - 40 : 0;
     to = std::min(units.size(), from + maxWidth);
     last = std::min(last, std::max(to, first + 1));
   }
   std::string lineNo = std::to_string(begin.line);
   std::string gutter(lineNo.size() + 2, ' ');
+  bool dotsFront = from > 0 || clippedFront;
   os << "  " << lineNo << " | ";
-  if (from > 0)
+  if (dotsFront)
     os << "...";
   for (size_t i = from; i < to; ++i)
     os << units[i].text;
-  if (to < units.size())
+  if (to < units.size() || clippedBack)
     os << "...";
   os << "\n" << gutter << " | ";
-  if (from > 0)
+  if (dotsFront)
     os << "   ";
   for (size_t i = from; i < first && i < to; ++i)
     os << (units[i].text == "\t" ? "\t" : " ");

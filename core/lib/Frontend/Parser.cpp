@@ -42,6 +42,14 @@ bool Parser::expect(TokenKind kind, llvm::StringRef context) {
   std::string what = tokenKindName(kind).str();
   if (!context.empty())
     what += " " + context.str();
+  if (kind == TokenKind::Semicolon && pos > 0 && !tok().is(TokenKind::Error) &&
+      !afterLexError) {
+    // A missing ';' belongs right after the previous token (often on the
+    // line before the token that revealed it).
+    diags.error(DiagCode::ExpectedToken, SourceRange(file, lastEnd, lastEnd),
+                "expected " + what + ", found " + describe(tok()));
+    return false;
+  }
   errorExpected(what);
   return false;
 }

@@ -236,6 +236,9 @@ TEST_CASE("recovery: one typo, one diagnostic, rest still parsed",
     CHECK(p->codes() == std::vector<DiagCode>{DiagCode::ExpectedToken});
     CHECK(p->diags[0].message ==
           "expected ';' after the let statement, found 'let'");
+    // Reported right after the last token of the statement.
+    CHECK(p->diags[0].begin == LineCol{2, 16});
+    CHECK(p->diags[0].end == LineCol{2, 16});
     REQUIRE(p->module->functions[0].body.size() == 3);
   }
   SECTION("garbage inside an expression") {

@@ -8,6 +8,20 @@
 // I/p for each include directory I, in order. Files are identified by their
 // absolute, dot-free path (symlinks are not resolved), so each is read once.
 //
+//   accy::SourceManager sm;
+//   accy::FrontendResult r = accy::analyzeFile("k.accy", {"include"}, sm);
+//   accy::printDiagnostics(llvm::errs(), sm, r.diagnostics);
+//   if (!r.hasErrors())
+//     for (const accy::Kernel *k : r.unit.kernels())
+//       accy::walkPreOrder(*k, [](const accy::Expr &e) { ... });
+//
+// The headers, one responsibility each: Source.h (buffers, positions),
+// Diagnostic.h + DiagnosticCodes.def (errors and their printer), Token.h +
+// Lexer.h, Syntax.h + Parser.h (the parse tree), Types.h (element types,
+// Dims, tensor types), Builtins.h (the built-in table), AST.h (the typed
+// AST: the contract with emission), ASTWalk.h, ASTPrinter.h,
+// CompilationUnit.h (modules and the import graph), Sema.h, Frontend.h.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_FRONTEND_FRONTEND_H
 #define ACCY_FRONTEND_FRONTEND_H
