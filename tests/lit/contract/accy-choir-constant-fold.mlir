@@ -100,18 +100,27 @@ func.func @casts_rows_scans() -> (tensor<2xi32>, tensor<2xf32>, tensor<3xi32>, t
 
 // -----
 
-// Integer arithmetic wraps at the element width; a division by zero is left
-// for run time.
+// Integer arithmetic wraps at the element width; integer division folds to
+// what the lowering computes at run time: x / 0 is 0, MIN / -1 wraps to MIN,
+// division truncates toward zero.
 // CHECK-LABEL: func.func @integers
-// CHECK-DAG: choir.constant dense<-2147483648> : tensor<i32>
-// CHECK-DAG: choir.div
-func.func @integers() -> (tensor<i32>, tensor<i32>) {
+// CHECK-DAG: %[[MIN:.*]] = choir.constant dense<-2147483648> : tensor<i32>
+// CHECK-DAG: %[[ZERO:.*]] = choir.constant dense<0> : tensor<i32>
+// CHECK-DAG: %[[Q:.*]] = choir.constant dense<[-3, 3]> : tensor<2xi32>
+// CHECK-NOT: choir.div
+// CHECK: return %[[MIN]], %[[ZERO]], %[[MIN]], %[[Q]]
+func.func @integers() -> (tensor<i32>, tensor<i32>, tensor<i32>, tensor<2xi32>) {
   %max = choir.constant dense<2147483647> : tensor<i32>
   %one = choir.constant dense<1> : tensor<i32>
   %zero = choir.constant dense<0> : tensor<i32>
+  %m1 = choir.constant dense<-1> : tensor<i32>
   %w = choir.add %max, %one : tensor<i32>, tensor<i32> -> tensor<i32>
   %d = choir.div %one, %zero : tensor<i32>, tensor<i32> -> tensor<i32>
-  return %w, %d : tensor<i32>, tensor<i32>
+  %o = choir.div %w, %m1 : tensor<i32>, tensor<i32> -> tensor<i32>
+  %n = choir.constant dense<[-7, 7]> : tensor<2xi32>
+  %two = choir.constant dense<2> : tensor<i32>
+  %q = choir.div %n, %two : tensor<2xi32>, tensor<i32> -> tensor<2xi32>
+  return %w, %d, %o, %q : tensor<i32>, tensor<i32>, tensor<i32>, tensor<2xi32>
 }
 
 // -----

@@ -35,12 +35,21 @@ func.func @broadcasting(%x: tensor<?x1xf32>, %y: tensor<8xf32>) -> tensor<?x8xf3
 
 // -----
 
-// mul and div on floats and integers.
+// mul and div on floats and integers; integer division never traps: the
+// divisor given to divsi is never 0 or -1 (x / 0 is 0, x / -1 is -x).
 // CHECK-LABEL: func.func @mul_div
 // CHECK: arith.mulf
 // CHECK: arith.divf
 // CHECK: arith.muli
-// CHECK: arith.divsi
+// CHECK: ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %[[B]], %c0_i32
+// CHECK: %[[M:.*]] = arith.cmpi eq, %[[B]], %c-1_i32
+// CHECK: %[[S:.*]] = arith.ori %[[Z]], %[[M]]
+// CHECK: %[[D:.*]] = arith.select %[[S]], %c1_i32, %[[B]]
+// CHECK: %[[Q:.*]] = arith.divsi %[[A]], %[[D]]
+// CHECK: %[[N:.*]] = arith.subi %c0_i32, %[[A]]
+// CHECK: %[[Q2:.*]] = arith.select %[[M]], %[[N]], %[[Q]]
+// CHECK: arith.select %[[Z]], %c0_i32, %[[Q2]]
 func.func @mul_div(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
   %a = choir.mul %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   %b = choir.div %a, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>

@@ -229,11 +229,16 @@ FailureOr<Values> elementwise(Operation *op, ArrayRef<Values> in) {
     else if (isa<choir::SubOp>(op)) out.i[k] = wrap(ua - ub, width);
     else if (isa<choir::MulOp>(op)) out.i[k] = wrap(ua * ub, width);
     else if (isa<choir::DivOp>(op)) {
-      // Division by zero and the one overflowing quotient stay at run time.
-      if (b == 0 || width == 1 ||
-          (b == -1 && a == wrap(uint64_t(1) << (width - 1), width)))
+      // As at run time (the tensor stage's lowering): x / 0 is 0 and
+      // x / -1 is -x, wrapping.
+      if (width == 1)
         return failure();
-      out.i[k] = wrap(static_cast<uint64_t>(a / b), width);
+      if (b == 0)
+        out.i[k] = 0;
+      else if (b == -1)
+        out.i[k] = wrap(0 - ua, width);
+      else
+        out.i[k] = wrap(static_cast<uint64_t>(a / b), width);
     } else {
       return failure();
     }

@@ -12,8 +12,9 @@ namespace accy::contract {
 /// The value of a choir op whose tensor operands are all constants (or
 /// choir ops of constants, evaluated on the way), when its result has a
 /// static shape of at most `budget` elements (and so do the values it
-/// reads). Fails for ops it does not evaluate (einsum), integer division by
-/// zero, float-to-integer overflow, empty max/min reductions.
+/// reads). Fails for ops it does not evaluate (einsum), float-to-integer
+/// overflow, empty max/min reductions. Integer division follows the tensor
+/// stage's lowering: x / 0 is 0, x / -1 is -x (wrapping).
 mlir::FailureOr<mlir::DenseElementsAttr> evaluateChoirOp(mlir::Operation *op,
                                                          int64_t budget);
 

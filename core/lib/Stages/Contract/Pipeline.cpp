@@ -17,6 +17,7 @@ void accy::contract::buildContractPipeline(
   pm.addPass(createChoirShapeLayoutPropagate());
   ChoirConstantFoldOptions fold;
   fold.maxElements = options.maxFoldElements;
+  fold.allowTables = options.allowConstantTables;
   pm.addPass(createChoirConstantFold(fold));
   // Folding leaves dead size computations and identity ops behind.
   pm.addPass(createChoirCanonicalize());

@@ -9,6 +9,8 @@
 
 #include "accy/Stages/Tensor/Passes.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace accy::tensorstage {
 #define GEN_PASS_DEF_CHOIRDESTINATIONSTYLE
 #include "accy/Stages/Tensor/Passes.h.inc"

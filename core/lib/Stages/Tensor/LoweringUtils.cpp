@@ -89,7 +89,23 @@ Value tensorstage::mulScalar(OpBuilder &b, Location loc, Value x, Value y) {
   return binary<arith::MulFOp, arith::MulIOp>(b, loc, x, y);
 }
 Value tensorstage::divScalar(OpBuilder &b, Location loc, Value x, Value y) {
-  return binary<arith::DivFOp, arith::DivSIOp>(b, loc, x, y);
+  if (isa<FloatType>(x.getType()))
+    return b.create<arith::DivFOp>(loc, x, y);
+  // Integer division never traps: x / 0 is 0 and x / -1 is -x (wrapping),
+  // so the divisor given to divsi is never 0 or -1.
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0);
+  Value one = scalarConstant(b, loc, t, 1);
+  Value minusOne = scalarConstant(b, loc, t, -1);
+  Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
+  Value byMinusOne =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value special = b.create<arith::OrIOp>(loc, byZero, byMinusOne);
+  Value divisor = b.create<arith::SelectOp>(loc, special, one, y);
+  Value quotient = b.create<arith::DivSIOp>(loc, x, divisor);
+  Value negated = b.create<arith::SubIOp>(loc, zero, x);
+  quotient = b.create<arith::SelectOp>(loc, byMinusOne, negated, quotient);
+  return b.create<arith::SelectOp>(loc, byZero, zero, quotient);
 }
 Value tensorstage::maxScalar(OpBuilder &b, Location loc, Value x, Value y) {
   return binary<arith::MaximumFOp, arith::MaxSIOp>(b, loc, x, y);

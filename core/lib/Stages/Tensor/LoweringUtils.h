@@ -45,6 +45,8 @@ mlir::Value subScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       mlir::Value y);
 mlir::Value mulScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       mlir::Value y);
+/// Float division, or signed integer division that never traps (x / 0 is
+/// 0, x / -1 is -x wrapping).
 mlir::Value divScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       mlir::Value y);
 /// NaN-propagating max/min for floats, signed for integers.

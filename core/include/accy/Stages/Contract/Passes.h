@@ -65,6 +65,11 @@ struct ContractPipelineOptions
       *this, "max-fold-elements",
       llvm::cl::desc("Largest constant accy-choir-constant-fold makes"),
       llvm::cl::init(4096)};
+  Option<bool> allowConstantTables{
+      *this, "allow-constant-tables",
+      llvm::cl::desc("Let accy-choir-constant-fold make new non-splat "
+                     "constants (e.g. from iota)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the contract stage to `pm` (anchored on a `builtin.module`: one

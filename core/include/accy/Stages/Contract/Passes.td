@@ -111,8 +111,9 @@ def ChoirConstantFold : Pass<"accy-choir-constant-fold", "mlir::ModuleOp"> {
     result has static shape, and replaces them with a `choir.constant`. Only
     values of at most `max-elements` elements are evaluated. Float arithmetic
     is done in double and rounded once to the element type; integer
-    arithmetic wraps at the element width; an integer division by zero is
-    left alone.
+    arithmetic wraps at the element width, and integer division gives what
+    the tensor stage's lowering gives at run time (`x / 0` is 0, `x / -1` is
+    `-x`).
 
     A result that is not a splat (a table, e.g. `iota(4) * 2`) is made only
     when an operand already is a table, unless `allow-tables` is set: the

@@ -104,7 +104,8 @@ def ChoirElementwiseLower
     `arith.constant` otherwise; `full` becomes `linalg.fill` of a
     `tensor.empty`; `iota` a `linalg.generic` over `linalg.index`. Floats
     use arith float ops (ordered comparisons, `une` for `!=`), integers
-    signed arith integer ops.
+    signed arith integer ops; integer division never traps (`x / 0` is 0,
+    `x / -1` is `-x`, wrapping).
   }];
   let dependentDialects = TensorLoweringDialects;
 }
