@@ -294,7 +294,8 @@ ExprPtr Parser::parseIndex(ExprPtr base) {
     index->items.push_back(std::move(item));
     if (tok().is(TokenKind::Comma)) {
       consume();
-      continue;
+      if (!tok().is(TokenKind::RBracket))
+        continue; // A trailing comma is allowed, as in Python.
     }
     if (!tok().is(TokenKind::RBracket)) {
       errorExpected("',' or ']' in the index");

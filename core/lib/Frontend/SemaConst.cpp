@@ -204,7 +204,11 @@ std::optional<Dim> Sema::evalDimArg(const syntax::Expr &e, Scope &scope,
     if (v.intValue <= 0) {
       error(DiagCode::InvalidDimension, e.range,
             "dimension size must be positive, got " +
-                std::to_string(v.intValue) + " in " + what.str());
+                std::to_string(v.intValue) + " in " + what.str() +
+                (v.intValue == -1 && allowMinusOne == false &&
+                         what.contains("reshape")
+                     ? " (only one entry may be -1)"
+                     : ""));
       return std::nullopt;
     }
     return Dim::constant(v.intValue);

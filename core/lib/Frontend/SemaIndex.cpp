@@ -46,10 +46,16 @@ static bool provablyPositive(const Dim &d) {
   return false;
 }
 
-/// True when `d` is < 0 whatever its symbols are: a negative constant.
+/// True when `d` is < 0 for every value (>= 1) of its symbols.
 static bool provablyNegative(const Dim &d) {
-  std::optional<int64_t> s = d.getStatic();
-  return s && *s < 0;
+  std::optional<Dim> negated = Dim::sub(Dim(), d);
+  return negated && provablyPositive(*negated);
+}
+
+/// True when `d` is <= 0 for every value (>= 1) of its symbols.
+static bool provablyNonPositive(const Dim &d) {
+  std::optional<Dim> negated = Dim::sub(Dim(), d);
+  return negated && provablyNonNegative(*negated);
 }
 
 namespace {
@@ -153,8 +159,7 @@ ExprPtr Sema::checkIndex(const syntax::IndexExpr &e, Scope &scope) {
                   axisText(i));
         return makeError(e.range);
       }
-      std::optional<int64_t> len = length->getStatic();
-      if (len && *len <= 0) {
+      if (provablyNonPositive(*length)) {
         error(DiagCode::IndexOutOfRange, item.range,
               "slice " + start.shown + ":" + stop.shown + " of " +
                   axisText(i) + " is empty");
@@ -181,8 +186,7 @@ ExprPtr Sema::checkIndex(const syntax::IndexExpr &e, Scope &scope) {
         overflow(item.range);
         return makeError(e.range);
       }
-      std::optional<int64_t> r = room->getStatic();
-      if (provablyNegative(b->value) || (r && *r <= 0)) {
+      if (provablyNegative(b->value) || provablyNonPositive(*room)) {
         error(DiagCode::IndexOutOfRange, item.range,
               "index " + b->shown + " is out of range for " + axisText(i));
         return makeError(e.range);

@@ -150,6 +150,9 @@ TEST_CASE("take, transpose, reshape, broadcast, concat", "[builtins]") {
         "error:E0056 cannot infer the -1 in the reshape of f32[N, 6] (6*N "
         "elements) to [-1, 4]: 6*N is not a multiple of 4");
   CHECK(typeOf("x: f32[N]", "reshape(x, N)").rfind("error:E0073", 0) == 0);
+  CHECK(typeOf("x: f32[2, 3, 4]", "reshape(x, [2, -1, -1])") ==
+        "error:E0038 dimension size must be positive, got -1 in argument "
+        "'shape' of 'reshape' (only one entry may be -1)");
   CHECK(typeOf("x: f32[N]", "reshape(x, [0])").rfind("error:E0038", 0) == 0);
   CHECK(typeOf("x: f32[N]", "reshape(x, [M])") ==
         "error:E0028 unknown dimension 'M'; the dimensions here are N");

@@ -91,6 +91,11 @@ TEST_CASE("constant bounds out of range are errors", "[index]") {
   CHECK(typeOf("x: f32[10]", "x[-11]").rfind("error:E0047", 0) == 0);
   CHECK(typeOf("x: f32[N]", "x[N]").rfind("error:E0047", 0) == 0);
   CHECK(typeOf("x: f32[N]", "x[0:N + 1]").rfind("error:E0047", 0) == 0);
+  CHECK(typeOf("x: f32[N, D]", "x[-N]") ==
+        "error:E0047 index -N is out of range for axis 0 of f32[N, D] (size "
+        "N)");
+  CHECK(typeOf("x: f32[N]", "x[N - 1:N - 1]").rfind("error:E0047", 0) == 0);
+  CHECK(typeOf("x: f32[N]", "x[2 * N:]").rfind("error:E0047", 0) == 0);
 }
 
 TEST_CASE("bad indices", "[index]") {

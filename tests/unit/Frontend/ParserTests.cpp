@@ -167,6 +167,7 @@ TEST_CASE("expression forms", "[parser]") {
   CHECK(expr("f()") == "(call f)");
   CHECK(expr("x[1:N, :, 3, idx]") == "(index x 1:N : 3 idx)");
   CHECK(expr("x[:2, 1:]") == "(index x :2 1:)");
+  CHECK(expr("x[0, :,]") == "(index x 0 :)");
   CHECK(expr("x[0][1]") == "(index (index x 0) 1)");
   CHECK(expr("[1, 2, 3]") == "[1 2 3]");
   CHECK(expr("[]") == "[]");
