@@ -10,6 +10,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -89,8 +90,13 @@ createTargetMachine(const TargetProfile &profile) {
 }
 
 llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
-  static const llvm::StringRef allowed[] = {"malloc", "free", "memcpy",
-                                            "memmove", "memset"};
+  // The C allocator and the memory intrinsics' library forms; for f16
+  // arithmetic only, which x86 promotes to f32, the conversions (libgcc >= 12
+  // and compiler-rt define them) and fmaxf/fminf, which LLVM's x86 backend
+  // calls for a compare-and-select of halves.
+  static const llvm::StringRef allowed[] = {
+      "malloc",        "free",         "memcpy", "memmove", "memset",
+      "__extendhfsf2", "__truncsfhf2", "fmaxf",  "fminf"};
   return allowed;
 }
 
@@ -243,6 +249,34 @@ static llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
   return (*buffer)->getBuffer().str();
 }
 
+/// Code generation may add library calls the IR did not have: the object's
+/// undefined symbols are the final word on what the host object needs.
+static llvm::Error checkHostObject(llvm::StringRef bytes) {
+  auto object = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(bytes, "host object"));
+  if (!object)
+    return object.takeError();
+  std::string missing;
+  for (const llvm::object::SymbolRef &symbol : (*object)->symbols()) {
+    auto flags = symbol.getFlags();
+    if (!flags)
+      return flags.takeError();
+    if (!(*flags & llvm::object::SymbolRef::SF_Undefined))
+      continue;
+    auto name = symbol.getName();
+    if (!name)
+      return name.takeError();
+    if (name->empty() ||
+        llvm::is_contained(getAllowedHostExternals(), *name))
+      continue;
+    missing += (missing.empty() ? "" : ", ") + name->str();
+  }
+  if (missing.empty())
+    return llvm::Error::success();
+  return makeError("the host object calls functions that are not part of "
+                   "it: " + missing);
+}
+
 llvm::Expected<std::string>
 accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
   switch (profile.kind) {
@@ -254,8 +288,14 @@ accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
       return object.takeError();
     return linkCodeObject(*object);
   }
-  case TargetKind::Host:
-    return emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
+  case TargetKind::Host: {
+    auto object = emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
+    if (!object)
+      return object.takeError();
+    if (llvm::Error error = checkHostObject(*object))
+      return std::move(error);
+    return object;
+  }
   }
   llvm_unreachable("unknown target kind");
 }

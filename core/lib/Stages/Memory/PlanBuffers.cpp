@@ -15,7 +15,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace accy::memory {
@@ -64,6 +67,88 @@ struct Buffer {
   /// Allocations folded into this one.
   SmallVector<memref::AllocOp> reused;
 };
+
+/// `memref.reshape %src(%shape)` whose shape is a small buffer filled by
+/// stores of known values (what `tensor.reshape` of `tensor.from_elements`
+/// bufferizes to) becomes a `memref.reinterpret_cast` view of the
+/// contiguous source: no shape buffer written by host code, and sizes the
+/// planner can trace.
+void reshapesToViews(func::FuncOp entry) {
+  SmallVector<memref::ReshapeOp> reshapes;
+  entry.walk([&](memref::ReshapeOp op) { reshapes.push_back(op); });
+  for (memref::ReshapeOp reshape : reshapes) {
+    auto shape = reshape.getShape().getDefiningOp<memref::AllocOp>();
+    auto sourceType = dyn_cast<MemRefType>(reshape.getSource().getType());
+    auto resultType = dyn_cast<MemRefType>(reshape.getType());
+    if (!shape || !sourceType || !resultType ||
+        !sourceType.getLayout().isIdentity() ||
+        !shape.getType().hasStaticShape() || shape.getType().getRank() != 1)
+      continue;
+    int64_t rank = shape.getType().getDimSize(0);
+    SmallVector<Value> sizes(rank);
+    SmallVector<Operation *> stores, others;
+    bool ok = true;
+    for (Operation *user : shape->getUsers()) {
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        std::optional<int64_t> index =
+            getConstantIntValue(store.getIndices()[0]);
+        if (!index || *index < 0 || *index >= rank || sizes[*index] ||
+            !store.getValue().getType().isIndex() ||
+            !store->isBeforeInBlock(reshape)) {
+          ok = false;
+          break;
+        }
+        sizes[*index] = store.getValue();
+        stores.push_back(store);
+      } else if (isa<memref::DeallocOp>(user)) {
+        others.push_back(user);
+      } else if (user != reshape) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok || llvm::any_of(sizes, [](Value v) { return !v; }))
+      continue;
+    OpBuilder b(reshape);
+    Location loc = reshape.getLoc();
+    // Row-major strides, folded to constants where the sizes are (the
+    // result type's identity layout has static strides there).
+    SmallVector<OpFoldResult> mixedSizes, strides(rank);
+    OpFoldResult stride = b.getIndexAttr(1);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      strides[d] = stride;
+      if (d == 0)
+        break;
+      std::optional<int64_t> s = getConstantIntValue(stride);
+      std::optional<int64_t> n = getConstantIntValue(sizes[d]);
+      if (s && n)
+        stride = b.getIndexAttr(*s * *n);
+      else
+        stride = b.create<arith::MulIOp>(
+                      loc, getValueOrCreateConstantIndexOp(b, loc, stride),
+                      sizes[d])
+                     .getResult();
+    }
+    for (Value size : sizes)
+      mixedSizes.push_back(getAsOpFoldResult(size));
+    auto view = b.create<memref::ReinterpretCastOp>(
+        loc, resultType, reshape.getSource(), b.getIndexAttr(0), mixedSizes,
+        strides);
+    // The result type claims an identity layout; only static strides may
+    // be folded into it, which reinterpret_cast's verifier checks.
+    if (failed(mlir::verify(view))) {
+      view.erase();
+      continue;
+    }
+    reshape.replaceAllUsesWith(view.getResult());
+    reshape.erase();
+    for (Operation *op : stores)
+      op->erase();
+    for (Operation *op : others)
+      op->erase();
+    shape.erase();
+  }
+}
 
 struct PlanBuffersPass
     : public accy::memory::impl::PlanBuffersBase<PlanBuffersPass> {
@@ -123,6 +208,7 @@ struct PlanBuffersPass
                                  << "': argument of type " << type
                                  << " is not a ranked memref after "
                                     "bufferization";
+    reshapesToViews(entry);
     materializeCopies(entry, *targets);
 
     Block *body = &entry.getBody().front();

@@ -176,6 +176,27 @@ struct ExpandRemF : public OpRewritePattern<arith::RemFOp> {
   }
 };
 
+/// maxnumf/minnumf as compare and select: x86 without AVX-512 has no
+/// instruction with their NaN rule and calls libm's fmaxf/fminf. The result
+/// is the other operand when one is NaN, as IEEE maxNum/minNum say.
+template <typename OpTy, arith::CmpFPredicate predicate>
+struct ExpandNumMinMax : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<ShapedType>(op.getType()))
+      return failure();
+    Location loc = op.getLoc();
+    Value a = op.getLhs(), b = op.getRhs();
+    Value pick = rewriter.create<arith::CmpFOp>(loc, predicate, a, b);
+    Value ordered = rewriter.create<arith::SelectOp>(loc, pick, a, b);
+    Value bIsNaN =
+        rewriter.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO, b, b);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, bIsNaN, a, ordered);
+    return success();
+  }
+};
+
 /// Math ops every backend lowers to instructions.
 bool isNativeEverywhere(Operation *op) {
   return isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
@@ -202,13 +223,21 @@ struct LegalizeMathPass
     populateExpandAtanhPattern(patterns);
     populateExpandRoundFPattern(patterns);
     patterns.add<AccurateTanh, ExpandLog10, ExpandRemF, SubnormalExp,
-                 SubnormalLog>(ctx);
+                 SubnormalLog,
+                 ExpandNumMinMax<arith::MaxNumFOp, arith::CmpFPredicate::OGT>,
+                 ExpandNumMinMax<arith::MinNumFOp, arith::CmpFPredicate::OLT>>(
+        ctx);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(patterns))))
       return signalPassFailure();
     RewritePatternSet approximations(ctx);
     populateMathPolynomialApproximationPatterns(approximations, {});
     populateExpandFmaFPattern(approximations);
+    // The approximations clamp with maxnumf/minnumf.
+    approximations
+        .add<ExpandNumMinMax<arith::MaxNumFOp, arith::CmpFPredicate::OGT>,
+             ExpandNumMinMax<arith::MinNumFOp, arith::CmpFPredicate::OLT>>(
+            ctx);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(approximations))))
       return signalPassFailure();

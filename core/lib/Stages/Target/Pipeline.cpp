@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -25,6 +26,9 @@ static void addStructuralLowering(OpPassManager &pm) {
 void accy::target::buildTargetPipeline(OpPassManager &pm,
                                        const TargetPipelineOptions &options) {
   pm.addPass(createSelectTargets(SelectTargetsOptions{options.targets}));
+  // f16/bf16 transcendentals are computed in f32 (and rounded once), on
+  // every target alike; then everything becomes self-contained arithmetic.
+  pm.addPass(math::createMathLegalizeToF32());
   pm.addPass(createLegalizeMath());
 
   // Target attributes for the gpu.modules, which are named after their

@@ -33,7 +33,8 @@ def LegalizeMath : Pass<"accy-choir-legalize-math", "mlir::ModuleOp"> {
     `populateMathPolynomialApproximationPatterns` for exp, log, log1p, log2,
     expm1, tanh, erf, atan, atan2, sin, cos, cbrt, ...) and upstream math
     expansions (powf, fpowi, exp2, sinh, cosh, ..., and fma into mul+add, so
-    that no target needs a libm `fmaf`). What remains (sqrt, rsqrt, absf,
+    that no target needs a libm `fmaf`; maxnumf/minnumf into compare and
+    select, so that x86 needs no `fmaxf`). What remains (sqrt, rsqrt, absf,
     copysign, floor, ceil, ...) lowers to instructions on every backend. Any
     other math op is reported by name. The host and the GPU targets get the
     same arithmetic, so their results agree closely.
