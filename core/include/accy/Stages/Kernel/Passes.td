@@ -39,9 +39,12 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
       - `row-reduction`, `thread-reduction`, `tiled-contraction`: a
         `gpu.launch` built directly (strided per-thread reduction, subgroup
         shuffles and a shared-memory combine; shared-memory staged tiles).
-    A `linalg.fill` that initialises a reduction or contraction
-    (`role = "init"`) is folded into that kernel. Each launch is tagged with
-    `accy.launch = {dispatch, schedule, ...}` for the kernel summary.
+    Zero-dimensional elementwise ops use the thread schedule. A `linalg.fill`
+    that initialises a reduction or contraction (`role = "init"`) is folded
+    into that kernel. The launch function records what each launch is, in
+    launch order, as `accy.launches = [{dispatch, schedule}, ...]` for
+    `accy-choir-group-kernels`. Any other op that touches memory in launch
+    code is reported.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
