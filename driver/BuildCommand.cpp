@@ -73,27 +73,6 @@ static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
       });
 }
 
-/// `build --compile-from=STAGE`: the input is a stage file.
-static Compilation compileFromFile(Compiler &compiler,
-                                   mlir::MLIRContext &context,
-                                   const Options &options,
-                                   const std::string &input) {
-  auto product = readProductFile(context, input);
-  if (!product) {
-    llvm::errs() << "accyc: " << llvm::toString(product.takeError()) << "\n";
-    return Compilation();
-  }
-  SourceMap map;
-  if (auto text = llvm::MemoryBuffer::getFile(sourceMapPath(input))) {
-    if (auto parsed = SourceMap::fromJson((*text)->getBuffer()))
-      map = std::move(*parsed);
-    else
-      llvm::consumeError(parsed.takeError());
-  }
-  return compiler.compileFrom(std::move(*product), *options.compileFrom,
-                              std::move(map));
-}
-
 static int buildOne(mlir::MLIRContext &context, const Options &options,
                     const std::string &input) {
   std::string dir = options.output.empty() ? "." : options.output;
@@ -129,7 +108,14 @@ static int buildOne(mlir::MLIRContext &context, const Options &options,
   Compiler compiler(context, compileOptions);
   Compilation c;
   if (options.compileFrom) {
-    c = compileFromFile(compiler, context, options, input);
+    auto fromFile = compileFromStageFile(compiler, context, input,
+                                         *options.compileFrom);
+    if (!fromFile) {
+      llvm::errs() << "accyc: " << llvm::toString(fromFile.takeError())
+                   << "\n";
+      return ExitDiagnostics;
+    }
+    c = std::move(*fromFile);
   } else {
     state.seedCache(context, compiler.cache(), dir, name);
     c = compiler.compileFile(input);

@@ -1,10 +1,11 @@
-//===- Outputs.cpp - Files accyc writes -----------------------------------===//
+//===- Outputs.cpp - Files accyc reads and writes -----------------------------------===//
 
 #include "Outputs.h"
 
 #include "accy/Pipeline/StageFile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace accy;
@@ -48,6 +49,23 @@ llvm::Error accy::driver::writeDepfile(llvm::StringRef path,
     text += " \\\n  " + escape(dep);
   text += "\n";
   return writeFileIfChanged(path, text).takeError();
+}
+
+llvm::Expected<Compilation>
+accy::driver::compileFromStageFile(Compiler &compiler,
+                                   mlir::MLIRContext &context,
+                                   llvm::StringRef path, StageId stage) {
+  auto product = readProductFile(context, path);
+  if (!product)
+    return product.takeError();
+  SourceMap map;
+  if (auto text = llvm::MemoryBuffer::getFile(sourceMapPath(path))) {
+    if (auto parsed = SourceMap::fromJson((*text)->getBuffer()))
+      map = std::move(*parsed);
+    else
+      llvm::consumeError(parsed.takeError()); // failures lose their ranges
+  }
+  return compiler.compileFrom(std::move(*product), stage, std::move(map));
 }
 
 void accy::driver::removeStale(llvm::StringRef path) {

@@ -1,4 +1,4 @@
-//===- Outputs.h - Files accyc writes ---------------------------*- C++ -*-===//
+//===- Outputs.h - Files accyc reads and writes ---------------------------*- C++ -*-===//
 //
 // Every output is written only when its bytes change (temporary file and
 // atomic rename), and a failed stage removes its own output and every later
@@ -22,6 +22,13 @@ std::string outputName(llvm::StringRef input);
 
 /// The source map beside a semantic stage file (`NAME.srcmap.json`).
 std::string sourceMapPath(llvm::StringRef stageFile);
+
+/// Reads a stage file of `stage` and compiles on from it; the source map
+/// beside it, when there is one, maps failures back to the source.
+llvm::Expected<Compilation> compileFromStageFile(Compiler &compiler,
+                                                 mlir::MLIRContext &context,
+                                                 llvm::StringRef path,
+                                                 StageId stage);
 
 /// Writes the target artifacts (NAME.sm_90.ptx, NAME.gfx942.hsaco,
 /// NAME.host.o: one per target, holding every kernel of the file) of a

@@ -30,20 +30,13 @@ static Compilation compileOneStage(mlir::MLIRContext &context,
   if (stage == StageId::Semantic)
     return compiler.compileFile(input);
 
-  auto product = readProductFile(context, input);
-  if (!product) {
-    readError = llvm::toString(product.takeError());
+  auto c = compileFromStageFile(compiler, context, input,
+                                *previousStage(stage));
+  if (!c) {
+    readError = llvm::toString(c.takeError());
     return Compilation();
   }
-  SourceMap map;
-  if (auto text = llvm::MemoryBuffer::getFile(sourceMapPath(input))) {
-    if (auto parsed = SourceMap::fromJson((*text)->getBuffer()))
-      map = std::move(*parsed);
-    else
-      llvm::consumeError(parsed.takeError());
-  }
-  return compiler.compileFrom(std::move(*product), *previousStage(stage),
-                              std::move(map));
+  return std::move(*c);
 }
 
 int accy::driver::runStageCommand(mlir::MLIRContext &context,
