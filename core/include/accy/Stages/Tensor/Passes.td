@@ -71,9 +71,11 @@ def ChoirIndexingLower : Pass<"accy-choir-indexing-lower", "mlir::ModuleOp"> {
     `slice` -> `tensor.extract_slice`; `take` -> a `linalg.generic` reading
     the input with `tensor.extract` at indices clamped to `[0, size-1]`;
     `transpose` -> `linalg.transpose`; `reshape` -> `tensor.collapse_shape`
-    and/or `tensor.expand_shape` where a reassociation exists (else through
-    rank 1, or `tensor.reshape` for rank 0 to dynamic); `broadcast` -> unit
-    dimensions collapsed, then `linalg.broadcast`; `concat` ->
+    or `tensor.expand_shape` where the grouping of dimensions is certain (at
+    most one dynamic size on each side), else through rank 1 (collapse, then
+    expand, with at most one dynamic result size), else `tensor.reshape`
+    with the result shape as a tensor; `broadcast` -> unit dimensions
+    collapsed, then `linalg.broadcast`; `concat` ->
     `tensor.insert_slice` into a `tensor.empty`; `scan` -> a masked
     `linalg.generic` reduction (`out[i] = sum/max over j <= i`) tagged
     `accy.scan` for the dispatch stage.
