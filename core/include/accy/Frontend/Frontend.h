@@ -51,6 +51,9 @@ struct FrontendOptions {
   SemaLimits semaLimits;
 };
 
+/// Every call adds the files it reads to `sm` (buffers are never removed):
+/// long-running processes such as the language server should give each
+/// analysis a fresh SourceManager and keep it as long as the result.
 struct FrontendResult {
   CompilationUnit unit;
   /// Sorted by file (main first) and position.
