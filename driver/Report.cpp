@@ -158,14 +158,15 @@ static void printStatsTable(llvm::raw_ostream &os, const Records &records,
   if (!perPass)
     return;
   os << "\n"
-     << llvm::formatv("{0,-9} {1,-44} {2,9} {3,5} {4,9} {5,9} {6,12}\n",
+     << llvm::formatv("{0,-9} {1,-44} {2,9} {3,5} {4,9} {5,9} {6,10} {7,12}\n",
                       "stage", "pass", "time(ms)", "runs", "ops in",
-                      "ops out", "analysis ms");
+                      "ops out", "heap KiB", "analysis ms");
   for (StageId stage : kAllStages)
     for (const PassTiming &t : records[stageIndex(stage)].passTimings)
-      os << llvm::formatv("{0,-9} {1,-44} {2,9:F3} {3,5} {4,9} {5,9} {6,12:F3}\n",
-                          stageName(stage), t.pass, t.seconds * 1e3, t.runs,
-                          t.opsBefore, t.opsAfter, t.analysisSeconds * 1e3);
+      os << llvm::formatv(
+          "{0,-9} {1,-44} {2,9:F3} {3,5} {4,9} {5,9} {6,10:F1} {7,12:F3}\n",
+          stageName(stage), t.pass, t.seconds * 1e3, t.runs, t.opsBefore,
+          t.opsAfter, t.heapGrowthBytes / 1024.0, t.analysisSeconds * 1e3);
 }
 
 static void printFingerprintTable(llvm::raw_ostream &os,

@@ -5,11 +5,16 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/Pass.h"
 
+#include <malloc.h>
+
 using namespace accy;
 
 /// Pass adaptors (nested pass managers) have no argument; only the passes
 /// they run are counted.
 static bool isCounted(mlir::Pass *pass) { return !pass->getArgument().empty(); }
+
+/// Bytes of heap in use (glibc's allocator statistics).
+static size_t heapInUse() { return mallinfo2().uordblks; }
 
 static uint64_t countOps(mlir::Operation *op) {
   uint64_t n = 0;
@@ -22,7 +27,8 @@ void StageInstrumentation::runBeforePass(mlir::Pass *pass,
   if (!isCounted(pass))
     return;
   stack.push_back({pass, mlir::OperationFingerPrint(op), Clock::now(),
-                   timePasses ? countOps(op) : 0});
+                   timePasses ? countOps(op) : 0,
+                   timePasses ? heapInUse() : 0});
 }
 
 void StageInstrumentation::runAfterPass(mlir::Pass *pass,
@@ -42,6 +48,8 @@ void StageInstrumentation::runAfterPass(mlir::Pass *pass,
   ++t.runs;
   t.opsBefore += frame.opsBefore;
   t.opsAfter += countOps(op);
+  t.heapGrowthBytes += static_cast<int64_t>(heapInUse()) -
+                       static_cast<int64_t>(frame.heapBefore);
 }
 
 void StageInstrumentation::runAfterPassFailed(mlir::Pass *pass,

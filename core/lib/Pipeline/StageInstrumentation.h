@@ -45,6 +45,7 @@ private:
     mlir::OperationFingerPrint before;
     Clock::time_point start;
     uint64_t opsBefore;
+    size_t heapBefore;
   };
   PassTiming &timingFor(mlir::Pass *pass);
 

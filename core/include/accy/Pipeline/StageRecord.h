@@ -31,6 +31,8 @@ struct PassTiming {
   double seconds = 0;
   unsigned runs = 0;
   uint64_t opsBefore = 0, opsAfter = 0;
+  /// Net growth of the heap (bytes in use after the pass minus before).
+  int64_t heapGrowthBytes = 0;
   double analysisSeconds = 0;
   unsigned analysisCount = 0;
 };
