@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 
 template <int Act>
-__global__ void matmulBiasAct(const float *a, const float *w, const float *b,
+__device__ void matmulBiasAct(const float *a, const float *w, const float *b,
                               float *y, int m, int k, int n) {
   __shared__ float ta[16][16], tw[16][16];
   int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
