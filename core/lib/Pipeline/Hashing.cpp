@@ -4,8 +4,6 @@
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Operation.h"
-#include "mlir/IR/OwningOpRef.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SHA256.h"
@@ -22,28 +20,18 @@ std::string accy::contentHash(llvm::StringRef bytes) {
 }
 
 std::string accy::productBytes(mlir::Operation *op) {
-  // MLIR bytecode records the order of each value's uses when it differs
-  // from the order a reader would rebuild, and cloning or rewriting IR
-  // permutes those orders without changing the program. Printing and
-  // parsing again puts every use list in reader order, so equal programs
-  // give equal bytes however they were made (compiled, cloned from a cache,
-  // or read from a file).
-  std::string text;
-  {
-    llvm::raw_string_ostream os(text);
-    op->print(os, mlir::OpPrintingFlags().printGenericOpForm().enableDebugInfo(
-                      /*enable=*/true, /*prettyForm=*/false));
-  }
-  mlir::ParserConfig parserConfig(op->getContext());
-  mlir::OwningOpRef<mlir::Operation *> canonical =
-      mlir::parseSourceString(text, parserConfig);
-  mlir::Operation *source = canonical ? canonical.get() : op;
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
   // A fixed producer string: the bytes must not depend on how the compiler
   // was built, only on the product.
   mlir::BytecodeWriterConfig config("accy");
-  (void)mlir::writeBytecodeToFile(source, os, config);
+  // Bytecode from version 3 on records the order of each value's uses when
+  // it differs from the order a reader rebuilds, and cloning or rewriting IR
+  // permutes those orders without changing the program. Version 2 records
+  // none, so equal programs give equal bytes however they were made
+  // (compiled, cloned from a cache, or read from a file).
+  config.setDesiredBytecodeVersion(2);
+  (void)mlir::writeBytecodeToFile(op, os, config);
   return bytes;
 }
 
