@@ -30,6 +30,7 @@ CompileOptions accy::driver::compileOptionsFor(const Options &options) {
   co.stages.targets = options.targets;
   co.stages.buildId = ACCY_BUILD_ID;
   co.stages.collectPassTimings = options.timing && options.stats;
+  co.stages.verifyEachPass = options.verifyEach;
   co.stopAfter = options.compileTo.value_or(StageId::Target);
   return co;
 }

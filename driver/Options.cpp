@@ -35,6 +35,8 @@ options:
   --fingerprints                  per-kernel fingerprints and keys
   --diagnostics-format=text|json  how diagnostics are printed
   --no-snippet                    no source line under text diagnostics
+  --verify-each                   verify the IR after every pass (slower;
+                                  names the pass that broke it)
   --list-passes                   list the stages and their passes
   --version                       print the version and build id
 
@@ -138,6 +140,7 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       {"--timing", &opts.timing},
       {"--stats", &opts.stats},
       {"--fingerprints", &opts.fingerprints},
+      {"--verify-each", &opts.verifyEach},
   };
 
   for (; i < args.size(); ++i) {

@@ -26,6 +26,7 @@ struct Options {
   std::optional<StageId> compileTo, compileFrom;
   bool timing = false, stats = false, fingerprints = false;
   bool snippets = true;
+  bool verifyEach = false;
   DiagnosticsFormat format = DiagnosticsFormat::Text;
 };
 

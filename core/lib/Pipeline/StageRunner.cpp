@@ -11,6 +11,7 @@
 #include "accy/Pipeline/SourceMap.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -67,8 +68,10 @@ class PipelineRun {
 public:
   PipelineRun(MLIRContext *context, StageId stage, const StageOptions &options)
       : stage(stage), pm(context, ModuleOp::getOperationName()),
-        instrumentation(new StageInstrumentation(options.collectPassTimings)) {
+        instrumentation(new StageInstrumentation(options.collectPassTimings)),
+        verifyEachPass(options.verifyEachPass) {
     pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(instrumentation));
+    pm.enableVerifier(verifyEachPass);
     buildStagePipeline(stage, pm, options);
   }
 
@@ -82,10 +85,15 @@ public:
     // of the process that runs the compiler (the language server).
     llvm::CrashRecoveryContext crashContext;
     bool returned = crashContext.RunSafely([&] { result = pm.run(kernel); });
-    if (returned && succeeded(result) && !capture.hasErrors())
+    // Without verification after each pass, the stage's product is
+    // verified once; a failure then names no single pass.
+    bool verified = verifyEachPass || !returned || failed(result) ||
+                    succeeded(mlir::verify(kernel));
+    if (returned && succeeded(result) && verified && !capture.hasErrors())
       return success();
-    llvm::StringRef pass = returned ? instrumentation->failedPass()
-                                    : instrumentation->runningPass();
+    llvm::StringRef pass = !returned ? instrumentation->runningPass()
+                           : !verified ? llvm::StringRef()
+                                       : instrumentation->failedPass();
     for (FailureRecord &r :
          capture.records(pipeline, pass, returned ? kernel : ModuleOp(),
                          sourceMap, !returned))
@@ -99,6 +107,7 @@ private:
   StageId stage;
   PassManager pm;
   StageInstrumentation *instrumentation; // owned by pm
+  bool verifyEachPass;
 };
 } // namespace
 

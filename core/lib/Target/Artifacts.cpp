@@ -2,6 +2,8 @@
 
 #include "accy/Target/Artifacts.h"
 
+#include "PTXMerge.h"
+
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Target/CodeGen.h"
 
@@ -105,32 +107,45 @@ llvm::Expected<std::vector<Artifact>>
 accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
                                 llvm::StringRef stem) {
   // Per target, in canonical order, the bitcode of every kernel.
-  std::vector<std::pair<const TargetProfile *, std::vector<StringRef>>> inputs;
+  struct Inputs {
+    const TargetProfile *profile;
+    std::vector<StringRef> bitcodes;
+    std::vector<StringRef> artifacts;
+  };
+  std::vector<Inputs> inputs;
   for (auto [index, kernel] : llvm::enumerate(kernels)) {
     auto compiled = readCompiled(kernel);
     if (!compiled)
       return compiled.takeError();
     if (index == 0) {
       for (const Compiled &c : *compiled)
-        inputs.push_back({c.profile, {}});
+        inputs.push_back({c.profile, {}, {}});
     } else if (compiled->size() != inputs.size()) {
       return makeError("kernel '" + getKernelName(kernel) +
                        "' was compiled for other targets than '" +
                        getKernelName(kernels.front()) + "'");
     }
     for (auto [slot, c] : llvm::zip(inputs, *compiled)) {
-      if (slot.first != c.profile)
+      if (slot.profile != c.profile)
         return makeError("kernel '" + getKernelName(kernel) +
                          "' was compiled for other targets than '" +
                          getKernelName(kernels.front()) + "'");
       if (c.bitcode.empty())
         return makeError("kernel '" + getKernelName(kernel) + "' has no " +
                          c.profile->name + " bitcode to link");
-      slot.second.push_back(c.bitcode);
+      slot.bitcodes.push_back(c.bitcode);
+      slot.artifacts.push_back(c.bytes);
     }
   }
   std::vector<Artifact> artifacts;
-  for (auto &[profile, bitcodes] : inputs) {
+  for (auto &[profile, bitcodes, compiled] : inputs) {
+    // PTX merges as text, which saves generating code a second time.
+    if (profile->kind == TargetKind::NVPTX)
+      if (std::optional<std::string> merged = mergePTX(compiled)) {
+        artifacts.push_back(
+            {profile->name.str(), profile->artifactKind(), std::move(*merged)});
+        continue;
+      }
     llvm::LLVMContext context;
     std::string name = (stem + "." + profile->name).str();
     auto module = linkBitcode(context, bitcodes, name);

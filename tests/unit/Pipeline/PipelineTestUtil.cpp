@@ -34,6 +34,7 @@ CompileOptions test::defaultOptions(StageId stopAfter) {
   CompileOptions options;
   options.stages.targets = {"host", "sm_90", "gfx942"};
   options.stages.buildId = "accy-test-build";
+  options.stages.verifyEachPass = true; // catch a pass that breaks the IR
   options.stopAfter = stopAfter;
   return options;
 }

@@ -25,6 +25,9 @@ struct StageOptions {
   std::vector<std::string> targets;
   std::string buildId;
   bool collectPassTimings = false;
+  /// Verify the IR after every pass, not only after each stage: slower, and
+  /// names the pass that broke the IR. Products do not depend on it.
+  bool verifyEachPass = false;
 
   /// The canonical option text of `stage`: part of its keys.
   std::string canonicalText(StageId stage) const;
