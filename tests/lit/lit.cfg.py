@@ -37,3 +37,9 @@ ptxas = shutil.which("ptxas") or next(
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# Host objects are linked with the C++ compiler into small test programs.
+cxx = shutil.which("c++")
+if cxx:
+    config.available_features.add("host-cxx")
+    config.substitutions.append(("%host-cxx", cxx))
