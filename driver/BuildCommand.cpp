@@ -11,6 +11,7 @@
 #include "Outputs.h"
 #include "Report.h"
 
+#include "accy/Pipeline/BuildId.h"
 #include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/StageFile.h"
 
@@ -19,7 +20,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "accy/Config.h"
 
 using namespace accy;
 using namespace accy::driver;
@@ -28,7 +28,7 @@ CompileOptions accy::driver::compileOptionsFor(const Options &options) {
   CompileOptions co;
   co.includeDirs = options.includeDirs;
   co.stages.targets = options.targets;
-  co.stages.buildId = ACCY_BUILD_ID;
+  co.stages.buildId = compilerBuildId();
   co.stages.collectPassTimings = options.timing && options.stats;
   co.stages.verifyEachPass = options.verifyEach;
   co.stopAfter = options.compileTo.value_or(StageId::Target);

@@ -4,6 +4,7 @@
 #include "Options.h"
 #include "Report.h"
 
+#include "accy/Pipeline/BuildId.h"
 #include "accy/Pipeline/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -29,8 +30,9 @@ int main(int argc, char **argv) {
     llvm::outs() << usageText();
     return ExitOk;
   case Command::Version:
-    llvm::outs() << "accyc " << ACCY_VERSION << " (build " << ACCY_BUILD_ID
-                 << ", LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
+    llvm::outs() << "accyc " << ACCY_VERSION << " (revision "
+                 << ACCY_REVISION << ", LLVM/MLIR " << LLVM_VERSION_STRING
+                 << ")\nbuild id " << compilerBuildId() << "\n";
     return ExitOk;
   default:
     break;

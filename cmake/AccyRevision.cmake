@@ -1,5 +1,5 @@
-# The compiler build id is part of every product key: a product made by one
-# build of the compiler is never reused by another.
+# The source revision the build was configured from, shown by --version.
+# (Product keys use the running executable's own hash: see BuildId.h.)
 execute_process(
   COMMAND git rev-parse --short=12 HEAD
   WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
@@ -8,4 +8,4 @@ execute_process(
 if(NOT ACCY_GIT_REVISION)
   set(ACCY_GIT_REVISION "unknown")
 endif()
-set(ACCY_BUILD_ID "accy-${PROJECT_VERSION}-${ACCY_GIT_REVISION}")
+set(ACCY_REVISION "${ACCY_GIT_REVISION}")
