@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/Hashing.h"
 
 #include <malloc.h>
 
@@ -12,6 +13,25 @@ using namespace accy;
 /// Pass adaptors (nested pass managers) have no argument; only the passes
 /// they run are counted.
 static bool isCounted(mlir::Pass *pass) { return !pass->getArgument().empty(); }
+
+/// A cheap signature of everything a pass can change: each op's identity,
+/// attributes, properties, operands, result types and successors, in walk
+/// order (what mlir::OperationFingerPrint covers, hashed without SHA-1).
+static uint64_t irSignature(mlir::Operation *root) {
+  llvm::hash_code hash = llvm::hash_value(root);
+  root->walk([&](mlir::Operation *op) {
+    hash = llvm::hash_combine(hash, op, op->getName().getAsOpaquePointer(),
+                              op->getRawDictionaryAttrs().getAsOpaquePointer(),
+                              op->hashProperties(), op->getLoc().getAsOpaquePointer());
+    for (mlir::Value operand : op->getOperands())
+      hash = llvm::hash_combine(hash, operand.getAsOpaquePointer());
+    for (mlir::Type type : op->getResultTypes())
+      hash = llvm::hash_combine(hash, type.getAsOpaquePointer());
+    for (mlir::Block *successor : op->getSuccessors())
+      hash = llvm::hash_combine(hash, successor);
+  });
+  return static_cast<uint64_t>(hash);
+}
 
 /// Bytes of heap in use (glibc's allocator statistics).
 static size_t heapInUse() { return mallinfo2().uordblks; }
@@ -26,7 +46,7 @@ void StageInstrumentation::runBeforePass(mlir::Pass *pass,
                                          mlir::Operation *op) {
   if (!isCounted(pass))
     return;
-  stack.push_back({pass, mlir::OperationFingerPrint(op), Clock::now(),
+  stack.push_back({pass, irSignature(op), Clock::now(),
                    timePasses ? countOps(op) : 0,
                    timePasses ? heapInUse() : 0});
 }
@@ -38,7 +58,7 @@ void StageInstrumentation::runAfterPass(mlir::Pass *pass,
   Frame frame = stack.back();
   stack.pop_back();
   ++stats.passRuns;
-  if (mlir::OperationFingerPrint(op) != frame.before)
+  if (irSignature(op) != frame.before)
     ++stats.passesModified;
   if (!timePasses)
     return;

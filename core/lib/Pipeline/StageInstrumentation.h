@@ -4,7 +4,6 @@
 
 #include "accy/Pipeline/StageRecord.h"
 
-#include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "llvm/ADT/DenseSet.h"
@@ -42,7 +41,7 @@ private:
   using Clock = std::chrono::steady_clock;
   struct Frame {
     mlir::Pass *pass;
-    mlir::OperationFingerPrint before;
+    uint64_t before; // irSignature() of the op before the pass
     Clock::time_point start;
     uint64_t opsBefore;
     size_t heapBefore;
