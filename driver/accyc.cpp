@@ -54,7 +54,8 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   accy::registerAccyDialects(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  // Threads compile independent kernels of a stage at once.
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::ENABLED);
   context.printOpOnDiagnostic(false);
   context.printStackTraceOnDiagnostic(false);
 

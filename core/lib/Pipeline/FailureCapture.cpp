@@ -11,7 +11,12 @@
 using namespace accy;
 
 FailureCapture::FailureCapture(mlir::MLIRContext *context)
-    : handler(context, [this](mlir::Diagnostic &diag) {
+    : owner(std::this_thread::get_id()),
+      handler(context, [this](mlir::Diagnostic &diag) {
+        // Kernels may compile on several threads at once, each with its own
+        // capture: leave other threads' diagnostics to their captures.
+        if (std::this_thread::get_id() != owner)
+          return mlir::failure();
         if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
           return mlir::success();
         Captured c{diag.getLocation(), diag.str(), {}};

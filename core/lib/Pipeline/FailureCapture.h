@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 
+#include <thread>
 #include <vector>
 
 namespace mlir {
@@ -16,8 +17,8 @@ namespace accy {
 
 class SourceMap;
 
-/// Collects the error diagnostics emitted while it lives (instead of printing
-/// them) and turns them into failure records.
+/// Collects the error diagnostics its thread emits while it lives (instead
+/// of printing them) and turns them into failure records.
 class FailureCapture {
 public:
   explicit FailureCapture(mlir::MLIRContext *context);
@@ -40,6 +41,7 @@ private:
     std::vector<std::string> notes;
   };
   std::vector<Captured> errors;
+  std::thread::id owner;
   mlir::ScopedDiagnosticHandler handler;
 };
 

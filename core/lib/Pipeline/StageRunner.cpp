@@ -11,12 +11,16 @@
 #include "accy/Pipeline/SourceMap.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 
 #include <chrono>
+#include <memory>
+#include <mutex>
 
 using namespace accy;
 using namespace mlir;
@@ -103,11 +107,85 @@ public:
 
   const StageInstrumentation &stats() const { return *instrumentation; }
 
+  /// Loads the dialects the pipeline may create. A context cannot load
+  /// dialects while threads use it, so this runs before they start.
+  void loadDependentDialects(MLIRContext *context) {
+    DialectRegistry registry;
+    pm.getDependentDialects(registry);
+    context->appendDialectRegistry(registry);
+    for (llvm::StringRef name : registry.getDialectNames())
+      context->getOrLoadDialect(name);
+  }
+
 private:
   StageId stage;
   PassManager pm;
   StageInstrumentation *instrumentation; // owned by pm
   bool verifyEachPass;
+};
+} // namespace
+
+namespace {
+/// Pipeline runs for the threads that compile kernels: each thread takes an
+/// idle run (a pass manager is not reentrant) or makes a new one.
+class PipelinePool {
+public:
+  PipelinePool(MLIRContext *context, StageId stage, const StageOptions &options)
+      : context(context), stage(stage), options(options) {}
+
+  PipelineRun *acquire() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (idle.empty()) {
+      all.push_back(std::make_unique<PipelineRun>(context, stage, options));
+      return all.back().get();
+    }
+    PipelineRun *run = idle.back();
+    idle.pop_back();
+    return run;
+  }
+  void release(PipelineRun *run) {
+    std::lock_guard<std::mutex> lock(mutex);
+    idle.push_back(run);
+  }
+
+  /// The statistics and per-pass timings of every run, summed.
+  void collect(StageRecord &record) const {
+    llvm::StringMap<size_t> index;
+    for (const auto &run : all) {
+      record.stats += run->stats().statistics();
+      for (const PassTiming &t : run->stats().timings()) {
+        auto [it, inserted] = index.try_emplace(t.pass, record.passTimings.size());
+        if (inserted) {
+          record.passTimings.push_back(t);
+          continue;
+        }
+        PassTiming &sum = record.passTimings[it->second];
+        sum.seconds += t.seconds;
+        sum.runs += t.runs;
+        sum.opsBefore += t.opsBefore;
+        sum.opsAfter += t.opsAfter;
+        sum.heapGrowthBytes += t.heapGrowthBytes;
+        sum.analysisSeconds += t.analysisSeconds;
+        sum.analysisCount += t.analysisCount;
+      }
+    }
+  }
+
+private:
+  MLIRContext *context;
+  StageId stage;
+  const StageOptions &options;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<PipelineRun>> all;
+  std::vector<PipelineRun *> idle;
+};
+
+/// One kernel of a stage run.
+struct KernelJob {
+  ModuleOp input;
+  KernelStageRecord record;
+  OwningOpRef<ModuleOp> made;
+  std::vector<FailureRecord> failures;
 };
 } // namespace
 
@@ -130,52 +208,68 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
     return out;
   }
 
-  OwningOpRef<ModuleOp> product = createProduct(*context, stage);
-  std::optional<PipelineRun> run;
-  std::string options_ = options.canonicalText(stage);
-  std::string stageKeyText, stageFingerprintText;
-  bool anyCompiled = false;
-
+  // Keys first, and the products the cache already holds.
+  std::string stageOptions = options.canonicalText(stage);
+  std::vector<KernelJob> jobs;
+  std::vector<KernelJob *> toCompile;
   for (ModuleOp kernel : kernelModules(input)) {
-    std::string inputHash = contentHash(productBytes(kernel));
-    std::string key =
-        computeProductKey({stage, options.buildId, options_, inputHash});
-    KernelStageRecord kr;
-    kr.kernel = kernelName(kernel).str();
-    kr.key = key;
-    kr.inputHash = inputHash;
+    KernelJob &job = jobs.emplace_back();
+    job.input = kernel;
+    job.record.kernel = kernelName(kernel).str();
+    job.record.inputHash = contentHash(productBytes(kernel));
+    job.record.key = computeProductKey(
+        {stage, options.buildId, stageOptions, job.record.inputHash});
+    job.made = cache ? cache->lookup(job.record.key) : nullptr;
+    job.record.status = job.made ? StageStatus::Reused : StageStatus::Compiled;
+  }
+  for (KernelJob &job : jobs)
+    if (!job.made)
+      toCompile.push_back(&job);
 
-    OwningOpRef<ModuleOp> made = cache ? cache->lookup(key) : nullptr;
-    if (made) {
-      kr.status = StageStatus::Reused;
+  // Then every other kernel, on several threads when the context has them:
+  // kernels are independent, and each job writes only its own slot.
+  PipelinePool pool(context, stage, options);
+  auto compile = [&](KernelJob *job) {
+    PipelineRun *run = pool.acquire();
+    job->made = job->input.clone();
+    if (failed(run->run(*job->made, sourceMap, job->failures))) {
+      job->made = nullptr;
+      job->record.status = StageStatus::Failed;
     } else {
-      if (!run)
-        run.emplace(context, stage, options);
-      made = kernel.clone();
-      if (failed(run->run(*made, sourceMap, record.failures))) {
-        kr.status = StageStatus::Failed;
-        record.kernels.push_back(std::move(kr));
-        continue;
-      }
       Builder b(context);
-      (*made)->setAttr(kKeyAttr, b.getStringAttr(key));
-      (*made)->setAttr(kInputKeyAttr, b.getStringAttr(kernelKey(kernel)));
-      if (cache)
-        cache->store(key, *made);
-      kr.status = StageStatus::Compiled;
-      anyCompiled = true;
+      (*job->made)->setAttr(kKeyAttr, b.getStringAttr(job->record.key));
+      (*job->made)->setAttr(kInputKeyAttr,
+                            b.getStringAttr(kernelKey(job->input)));
     }
-    kr.fingerprint = fingerprintOf(fingerprintText(stage, *made));
-    stageKeyText += key;
-    stageFingerprintText += kr.kernel + ":" + fingerprintHex(kr.fingerprint) + ";";
-    product->getBody()->push_back(made.release());
-    record.kernels.push_back(std::move(kr));
+    pool.release(run);
+  };
+  if (context->isMultithreadingEnabled() && toCompile.size() > 1) {
+    PipelineRun *first = pool.acquire();
+    first->loadDependentDialects(context);
+    pool.release(first);
+    parallelForEach(context, toCompile, compile);
+  } else
+    llvm::for_each(toCompile, compile);
+  pool.collect(record);
+
+  // The product, in kernel order.
+  OwningOpRef<ModuleOp> product = createProduct(*context, stage);
+  std::string stageKeyText, stageFingerprintText;
+  for (KernelJob &job : jobs) {
+    record.failures.insert(record.failures.end(), job.failures.begin(),
+                           job.failures.end());
+    if (job.made) {
+      if (cache && job.record.status == StageStatus::Compiled)
+        cache->store(job.record.key, *job.made);
+      job.record.fingerprint = fingerprintOf(fingerprintText(stage, *job.made));
+      stageKeyText += job.record.key;
+      stageFingerprintText += job.record.kernel + ":" +
+                              fingerprintHex(job.record.fingerprint) + ";";
+      product->getBody()->push_back(job.made.release());
+    }
+    record.kernels.push_back(std::move(job.record));
   }
 
-  if (run) {
-    record.stats = run->stats().statistics();
-    record.passTimings = run->stats().timings();
-  }
   record.key = contentHash(stageKeyText);
   record.fingerprint = fingerprintOf(stageFingerprintText);
   record.seconds = std::chrono::duration<double>(
@@ -185,9 +279,8 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
     record.status = StageStatus::Failed;
     return out; // no partial product
   }
-  record.status = anyCompiled || kernelModules(input).empty()
-                      ? StageStatus::Compiled
-                      : StageStatus::Reused;
+  record.status = !toCompile.empty() || jobs.empty() ? StageStatus::Compiled
+                                                     : StageStatus::Reused;
   out.product = std::move(product);
   return out;
 }

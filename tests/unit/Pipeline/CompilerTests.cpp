@@ -200,6 +200,22 @@ module attributes {accy.stage = "semantic", accy.schema = 1 : i64} {
 }
 )mlir";
 
+TEST_CASE("kernels compiled on several threads give the same products",
+          "[compiler][threads]") {
+  auto sequential = makeContext();
+  auto threaded = makeContext();
+  threaded->enableMultithreading(true);
+  Compilation a = compile(*sequential, kTwoKernels);
+  Compilation b = compile(*threaded, kTwoKernels);
+  REQUIRE(a.succeeded());
+  REQUIRE(b.succeeded());
+  for (StageId stage : kAllStages) {
+    CAPTURE(stageName(stage).str());
+    CHECK(stageBytes(a, stage) == stageBytes(b, stage));
+    CHECK(a.record(stage).stats.passRuns == b.record(stage).stats.passRuns);
+  }
+}
+
 TEST_CASE("a pass failure yields a record with stage, pass, op and range",
           "[compiler][failures]") {
   auto context = makeContext();
@@ -241,6 +257,38 @@ TEST_CASE("a pass failure yields a record with stage, pass, op and range",
   CHECK(r.range->line == 2);
   CHECK(r.range->column == 11);
   CHECK(r.range->endColumn == 21);
+}
+
+TEST_CASE("a failure on one thread stays with its kernel",
+          "[compiler][failures][threads]") {
+  auto context = makeContext();
+  context->enableMultithreading(true);
+  // The failing kernel of kMismatchedSymbols beside a good one.
+  std::string text = kMismatchedSymbols;
+  text.insert(text.rfind('}'), R"mlir(
+  module @ok attributes {accy.kernel = "ok", accy.key = "4567"} {
+    func.func @ok(%x: tensor<?xf32> {choir.dims = ["N"]})
+        -> (tensor<?xf32> {choir.dims = ["N"]}) attributes {choir.kernel} {
+      %e = choir.exp %x : tensor<?xf32>
+      return %e : tensor<?xf32>
+    }
+  }
+)mlir");
+  mlir::ParserConfig config(context.get());
+  auto product = mlir::parseSourceString<mlir::ModuleOp>(text, config);
+  REQUIRE(product);
+  Compiler compiler(*context, defaultOptions());
+  Compilation c = compiler.compileFrom(std::move(product), StageId::Semantic,
+                                       SourceMap());
+  REQUIRE_FALSE(c.succeeded());
+  std::vector<FailureRecord> failures = c.failures();
+  REQUIRE(failures.size() == 1);
+  CHECK(failures.front().symbol == "k");
+  CHECK(failures.front().op == "choir.add");
+  const auto &kernels = c.record(StageId::Contract).kernels;
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels[0].status == StageStatus::Failed);
+  CHECK(kernels[1].status == StageStatus::Compiled);
 }
 
 TEST_CASE("frontend errors stop before any product", "[compiler][failures]") {
