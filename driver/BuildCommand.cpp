@@ -24,6 +24,15 @@
 using namespace accy;
 using namespace accy::driver;
 
+int accy::driver::exitCodeFor(const Compilation &c) {
+  if (c.succeeded())
+    return ExitOk;
+  for (const FailureRecord &r : c.failures())
+    if (r.kind == FailureKind::Internal)
+      return ExitInternal;
+  return ExitDiagnostics;
+}
+
 CompileOptions accy::driver::compileOptionsFor(const Options &options) {
   CompileOptions co;
   co.includeDirs = options.includeDirs;
@@ -134,13 +143,7 @@ static int buildOne(mlir::MLIRContext &context, const Options &options,
     return ExitInternal;
   }
   printReports(llvm::outs(), c.records(), options);
-  if (!c.succeeded()) {
-    for (const FailureRecord &r : c.failures())
-      if (r.kind == FailureKind::Internal)
-        return ExitInternal;
-    return ExitDiagnostics;
-  }
-  return ExitOk;
+  return exitCodeFor(c);
 }
 
 int accy::driver::runBuild(mlir::MLIRContext &context, const Options &options) {

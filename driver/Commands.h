@@ -15,6 +15,10 @@ namespace accy::driver {
 /// Exit codes of accyc.
 enum ExitCode { ExitOk = 0, ExitDiagnostics = 1, ExitUsage = 2, ExitInternal = 3 };
 
+/// The exit code of a compile: ok, diagnostics, or internal when any
+/// failure was the compiler's own.
+int exitCodeFor(const Compilation &c);
+
 /// The compile options the command line asks for.
 CompileOptions compileOptionsFor(const Options &options);
 

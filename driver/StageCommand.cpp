@@ -54,10 +54,7 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
   mlir::ModuleOp product = c.product(stage);
   if (!c.succeeded() || !product) {
     removeStale(output);
-    for (const FailureRecord &r : c.failures())
-      if (r.kind == FailureKind::Internal)
-        return ExitInternal;
-    return ExitDiagnostics;
+    return c.succeeded() ? ExitInternal : exitCodeFor(c);
   }
 
   auto fail = [&](llvm::Error err) {

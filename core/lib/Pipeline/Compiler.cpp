@@ -52,12 +52,7 @@ Compilation Compiler::compileFrom(mlir::OwningOpRef<mlir::ModuleOp> product,
   if (llvm::Error err = verifyProduct(*product, from)) {
     StageRecord &record = c.stageRecords[stageIndex(from)];
     record.stage = from;
-    record.status = StageStatus::Failed;
-    FailureRecord r;
-    r.pipeline = stagePipelineName(from).str();
-    r.kind = FailureKind::Internal;
-    r.message = llvm::toString(std::move(err));
-    record.failures.push_back(std::move(r));
+    record.failInternally(llvm::toString(std::move(err)));
     return c;
   }
   c.stageRecords[stageIndex(from)].stage = from;
@@ -88,12 +83,8 @@ void Compiler::runStages(Compilation &c, StageId first) {
     // Sealing: the new product must name its predecessor's keys.
     if (llvm::Error err = verifyChain(c.product(*previousStage(stage)),
                                       *out.product)) {
-      FailureRecord r;
-      r.pipeline = stagePipelineName(stage).str();
-      r.kind = FailureKind::Internal;
-      r.message = llvm::toString(std::move(err));
-      c.stageRecords[stageIndex(stage)].failures.push_back(std::move(r));
-      c.stageRecords[stageIndex(stage)].status = StageStatus::Failed;
+      c.stageRecords[stageIndex(stage)].failInternally(
+          llvm::toString(std::move(err)));
       c.ok = false;
       return;
     }

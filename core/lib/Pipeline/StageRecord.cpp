@@ -13,6 +13,15 @@ PassStatistics &PassStatistics::operator+=(const PassStatistics &other) {
   return *this;
 }
 
+void StageRecord::failInternally(std::string message) {
+  FailureRecord r;
+  r.pipeline = stagePipelineName(stage).str();
+  r.kind = FailureKind::Internal;
+  r.message = std::move(message);
+  failures.push_back(std::move(r));
+  status = StageStatus::Failed;
+}
+
 llvm::StringRef accy::failureKindName(FailureKind kind) {
   switch (kind) {
   case FailureKind::Verifier:

@@ -199,12 +199,7 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
   record.stage = stage;
 
   if (llvm::Error err = verifyProduct(input, *previousStage(stage))) {
-    FailureRecord r;
-    r.pipeline = stagePipelineName(stage).str();
-    r.kind = FailureKind::Internal;
-    r.message = llvm::toString(std::move(err));
-    record.failures.push_back(std::move(r));
-    record.status = StageStatus::Failed;
+    record.failInternally(llvm::toString(std::move(err)));
     return out;
   }
 

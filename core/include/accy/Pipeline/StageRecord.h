@@ -76,6 +76,10 @@ struct StageRecord {
   std::string key;
   std::vector<KernelStageRecord> kernels;
   std::vector<FailureRecord> failures;
+
+  /// Marks the stage failed for a reason of the compiler's own (a product
+  /// that is not what the stage expects), not of a pass.
+  void failInternally(std::string message);
 };
 
 } // namespace accy
