@@ -10,7 +10,6 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "accy/Config.h"
@@ -38,7 +37,8 @@ int main(int argc, char **argv) {
     break;
   }
 
-  accy::registerAccyPasses();
+  // The stage pipelines are built from C++ (buildStagePipeline); accyc
+  // needs no textual pass registry.
   if (options->command == Command::ListPasses) {
     StageOptions stageOptions;
     stageOptions.targets = options->targets;
@@ -46,12 +46,8 @@ int main(int argc, char **argv) {
     return ExitOk;
   }
 
-  // The target stage emits code for NVPTX, AMDGPU and x86-64.
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmPrinters();
-
+  // The LLVM backends (NVPTX, AMDGPU, x86-64) are initialised by the target
+  // stage when it first needs them, not at start-up.
   mlir::DialectRegistry registry;
   accy::registerAccyDialects(registry);
   // Threads compile independent kernels of a stage at once.
