@@ -66,6 +66,18 @@ void accy::target::foldBlockDims(gpu::GPUModuleOp module) {
   });
 }
 
+FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>>
+accy::target::prepareGPUModule(gpu::GPUModuleOp module) {
+  llvm::StringMap<SmallVector<int32_t, 3>> blockSizes =
+      collectKnownBlockSizes(module);
+  foldBlockDims(module);
+  RewritePatternSet patterns(module.getContext());
+  populateGpuRewritePatterns(patterns);
+  if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
+    return failure();
+  return blockSizes;
+}
+
 LogicalResult accy::target::lowerMathToLLVM(gpu::GPUModuleOp module,
                                             LLVMTypeConverter &converter) {
   RewritePatternSet patterns(module.getContext());
@@ -89,15 +101,10 @@ struct ConvertGPUToNVVMPass
     if (!hasTarget<NVVM::NVVMTargetAttr>(module))
       return;
     MLIRContext *ctx = &getContext();
-    llvm::StringMap<SmallVector<int32_t, 3>> blockSizes =
-        collectKnownBlockSizes(module);
-    foldBlockDims(module);
-    {
-      RewritePatternSet patterns(ctx);
-      populateGpuRewritePatterns(patterns);
-      if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
-        return signalPassFailure();
-    }
+    // Block sizes reach ptxas as .maxntid: the upstream gpu.func lowering
+    // turns known_block_size into nvvm.maxntid, so they are not needed here.
+    if (failed(prepareGPUModule(module)))
+      return signalPassFailure();
 
     LowerToLLVMOptions options(
         ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
@@ -133,10 +140,6 @@ struct ConvertGPUToNVVMPass
     target.addLegalOp<gpu::GPUModuleOp, gpu::ModuleEndOp>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-
-    // Block sizes reach ptxas as .maxntid: the upstream gpu.func lowering
-    // turns known_block_size into nvvm.maxntid.
-    (void)blockSizes;
   }
 };
 

@@ -46,15 +46,10 @@ struct ConvertGPUToROCDLPass
     if (!hasTarget<ROCDL::ROCDLTargetAttr>(module))
       return;
     MLIRContext *ctx = &getContext();
-    llvm::StringMap<SmallVector<int32_t, 3>> blockSizes =
-        collectKnownBlockSizes(module);
-    foldBlockDims(module);
-    {
-      RewritePatternSet patterns(ctx);
-      populateGpuRewritePatterns(patterns);
-      if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
-        return signalPassFailure();
-    }
+    FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>> blockSizes =
+        prepareGPUModule(module);
+    if (failed(blockSizes))
+      return signalPassFailure();
     WalkResult unsupported = module.walk([](gpu::GridDimOp op) {
       op.emitError("gpu.grid_dim needs ROCm's OCKL on AMD GPUs; Accy kernels "
                    "must not use it");
@@ -100,8 +95,8 @@ struct ConvertGPUToROCDLPass
     // The backend allocates registers and LDS for the exact block size.
     Builder b(ctx);
     for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-      auto it = blockSizes.find(func.getName());
-      if (it == blockSizes.end() ||
+      auto it = blockSizes->find(func.getName());
+      if (it == blockSizes->end() ||
           !func->hasAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName()))
         continue;
       int64_t threads = 1;

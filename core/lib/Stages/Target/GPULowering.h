@@ -19,6 +19,12 @@ collectKnownBlockSizes(mlir::gpu::GPUModuleOp module);
 /// otherwise call OCKL, and both backends optimize better with constants).
 void foldBlockDims(mlir::gpu::GPUModuleOp module);
 
+/// The first steps of both lowerings: records each kernel's known block
+/// size, folds gpu.block_dim to it and applies upstream's GPU rewrites.
+/// Returns the block sizes (the conversions attach them to the kernels).
+mlir::FailureOr<llvm::StringMap<llvm::SmallVector<int32_t, 3>>>
+prepareGPUModule(mlir::gpu::GPUModuleOp module);
+
 /// Converts the remaining math ops to LLVM intrinsics (sqrt, fabs, floor,
 /// ...) before the GPU conversions would map them to libdevice/OCML calls.
 mlir::LogicalResult lowerMathToLLVM(mlir::gpu::GPUModuleOp module,
