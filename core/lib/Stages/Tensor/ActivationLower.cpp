@@ -181,9 +181,8 @@ struct ChoirActivationLowerPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateChoirActivationLoweringPatterns(patterns);
-    applyLowering(getOperation(), FrozenRewritePatternSet(std::move(patterns)));
-    if (failed(reportUnlowered(getOperation(), getArgument(), owned,
-                               whyNotLowered)))
+    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
+                             owned, whyNotLowered)))
       signalPassFailure();
   }
 };

@@ -211,9 +211,8 @@ struct ChoirEinsumLowerPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateChoirEinsumLoweringPatterns(patterns, useNamedOps);
-    applyLowering(getOperation(), FrozenRewritePatternSet(std::move(patterns)));
-    if (failed(reportUnlowered(getOperation(), getArgument(), owned,
-                               whyNotLowered)))
+    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
+                             owned, whyNotLowered)))
       signalPassFailure();
   }
 };

@@ -221,9 +221,8 @@ struct ChoirElementwiseLowerPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateChoirElementwiseLoweringPatterns(patterns);
-    applyLowering(getOperation(), FrozenRewritePatternSet(std::move(patterns)));
-    if (failed(reportUnlowered(getOperation(), getArgument(), owned,
-                               whyNotLowered)))
+    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
+                             owned, whyNotLowered)))
       signalPassFailure();
   }
 };

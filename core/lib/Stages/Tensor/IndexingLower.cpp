@@ -431,9 +431,8 @@ struct ChoirIndexingLowerPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateChoirIndexingLoweringPatterns(patterns);
-    applyLowering(getOperation(), FrozenRewritePatternSet(std::move(patterns)));
-    if (failed(reportUnlowered(getOperation(), getArgument(), owned,
-                               whyNotLowered)))
+    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
+                             owned, whyNotLowered)))
       signalPassFailure();
   }
 };

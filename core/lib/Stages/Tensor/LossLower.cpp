@@ -203,9 +203,8 @@ struct ChoirLossLowerPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateChoirLossLoweringPatterns(patterns);
-    applyLowering(getOperation(), FrozenRewritePatternSet(std::move(patterns)));
-    if (failed(reportUnlowered(getOperation(), getArgument(), owned,
-                               whyNotLowered)))
+    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
+                             owned, whyNotLowered)))
       signalPassFailure();
   }
 };

@@ -365,10 +365,15 @@ Value ElementCount::build(OpBuilder &b, Location loc, Type type) const {
   return total;
 }
 
-LogicalResult tensorstage::reportUnlowered(
-    Operation *root, StringRef passName,
+LogicalResult tensorstage::lowerOwnedOps(
+    Operation *root, StringRef passName, RewritePatternSet &&patterns,
     function_ref<bool(Operation *)> owns,
     function_ref<std::string(Operation *)> why) {
+  GreedyRewriteConfig config;
+  config.useTopDownTraversal = true;
+  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
+  (void)applyPatternsAndFoldGreedily(root, std::move(patterns), config);
+
   bool failed = false;
   root->walk([&](Operation *op) {
     if (!owns(op))
@@ -382,12 +387,4 @@ LogicalResult tensorstage::reportUnlowered(
     failed = true;
   });
   return failure(failed);
-}
-
-void tensorstage::applyLowering(Operation *root,
-                                const FrozenRewritePatternSet &patterns) {
-  GreedyRewriteConfig config;
-  config.useTopDownTraversal = true;
-  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
-  (void)applyPatternsAndFoldGreedily(root, patterns, config);
 }

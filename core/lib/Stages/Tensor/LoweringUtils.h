@@ -16,7 +16,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 #include <functional>
 #include <string>
@@ -149,16 +148,15 @@ struct ElementCount {
 ElementCount elementCount(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value v, llvm::ArrayRef<int64_t> axes);
 
-/// Emits `'choir.X' is not yet lowered by <pass>` on every op under `root`
-/// that `owns` accepts, with a note from `why` when it says something.
+/// Applies `patterns` to every op under `root` (greedily, to new ops too),
+/// then emits `'choir.X' is not yet lowered by <pass>` on every op left that
+/// `owns` accepts, with a note from `why` when it says something. Every
+/// lowering pass of the tensor stage is this, with its own patterns.
 mlir::LogicalResult
-reportUnlowered(mlir::Operation *root, llvm::StringRef passName,
-                llvm::function_ref<bool(mlir::Operation *)> owns,
-                llvm::function_ref<std::string(mlir::Operation *)> why);
-
-/// Applies `patterns` to every op under `root` (greedily, to new ops too).
-void applyLowering(mlir::Operation *root,
-                   const mlir::FrozenRewritePatternSet &patterns);
+lowerOwnedOps(mlir::Operation *root, llvm::StringRef passName,
+              mlir::RewritePatternSet &&patterns,
+              llvm::function_ref<bool(mlir::Operation *)> owns,
+              llvm::function_ref<std::string(mlir::Operation *)> why);
 
 } // namespace accy::tensorstage
 

@@ -90,9 +90,8 @@ struct ChoirReductionLowerPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateChoirReductionLoweringPatterns(patterns);
-    applyLowering(getOperation(), FrozenRewritePatternSet(std::move(patterns)));
-    if (failed(reportUnlowered(getOperation(), getArgument(), owned,
-                               whyNotLowered)))
+    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
+                             owned, whyNotLowered)))
       signalPassFailure();
   }
 };
