@@ -25,17 +25,11 @@ using namespace accy::contract;
 
 namespace {
 
-void noteRewrite(RewriteCounter *counter) {
-  if (counter)
-    ++counter->rewrites;
-}
-
 /// `x op c` where `c` is a splat identity of the op but the result is not
 /// x's type: the op is a broadcast (or a cast) of `x`.
 template <typename OpTy, int Identity, bool Commutative>
-struct IdentityOperand : OpRewritePattern<OpTy> {
-  IdentityOperand(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern<OpTy>(ctx), counter(counter) {}
+struct IdentityOperand : CountedPattern<OpTy> {
+  using CountedPattern<OpTy>::CountedPattern;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -52,19 +46,17 @@ struct IdentityOperand : OpRewritePattern<OpTy> {
       if (!replacement)
         continue;
       rewriter.replaceOp(op, replacement);
-      noteRewrite(counter);
+      noteRewrite(this->counter);
       return success();
     }
     return failure();
   }
-  RewriteCounter *counter;
 };
 
 /// A transpose with the identity permutation whose result type is more
 /// static than its input (the folder handles equal types).
-struct IdentityTranspose : OpRewritePattern<choir::TransposeOp> {
-  IdentityTranspose(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern(ctx), counter(counter) {}
+struct IdentityTranspose : CountedPattern<choir::TransposeOp> {
+  using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::TransposeOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getInput().getType() == op.getType() ||
@@ -75,15 +67,13 @@ struct IdentityTranspose : OpRewritePattern<choir::TransposeOp> {
     noteRewrite(counter);
     return success();
   }
-  RewriteCounter *counter;
 };
 
 /// A reshape to the input's own shape: equal static shapes, or equal shapes
 /// whose dynamic sizes are the input's own (one dynamic size is implied by
 /// the element count).
-struct IdentityReshape : OpRewritePattern<choir::ReshapeOp> {
-  IdentityReshape(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern(ctx), counter(counter) {}
+struct IdentityReshape : CountedPattern<choir::ReshapeOp> {
+  using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
     auto in = tensorType(op.getInput());
@@ -109,13 +99,11 @@ struct IdentityReshape : OpRewritePattern<choir::ReshapeOp> {
     noteRewrite(counter);
     return success();
   }
-  RewriteCounter *counter;
 };
 
 /// A broadcast that adds no dimension and expands no size-1 dimension.
-struct IdentityBroadcast : OpRewritePattern<choir::BroadcastOp> {
-  IdentityBroadcast(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern(ctx), counter(counter) {}
+struct IdentityBroadcast : CountedPattern<choir::BroadcastOp> {
+  using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::BroadcastOp op,
                                 PatternRewriter &rewriter) const override {
     auto in = tensorType(op.getInput());
@@ -132,13 +120,11 @@ struct IdentityBroadcast : OpRewritePattern<choir::BroadcastOp> {
     noteRewrite(counter);
     return success();
   }
-  RewriteCounter *counter;
 };
 
 /// A cast whose result type differs from its input only in static sizes.
-struct ShapeOnlyCast : OpRewritePattern<choir::CastOp> {
-  ShapeOnlyCast(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern(ctx), counter(counter) {}
+struct ShapeOnlyCast : CountedPattern<choir::CastOp> {
+  using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::CastOp op,
                                 PatternRewriter &rewriter) const override {
     auto in = tensorType(op.getInput());
@@ -150,13 +136,11 @@ struct ShapeOnlyCast : OpRewritePattern<choir::CastOp> {
     noteRewrite(counter);
     return success();
   }
-  RewriteCounter *counter;
 };
 
 /// `select(c, a, b)` with a constant splat condition is the chosen branch.
-struct ConstantSelect : OpRewritePattern<choir::SelectOp> {
-  ConstantSelect(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern(ctx), counter(counter) {}
+struct ConstantSelect : CountedPattern<choir::SelectOp> {
+  using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::SelectOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<double> cond = splatValue(op.getCond());
@@ -172,7 +156,6 @@ struct ConstantSelect : OpRewritePattern<choir::SelectOp> {
     noteRewrite(counter);
     return success();
   }
-  RewriteCounter *counter;
 };
 
 struct ChoirCanonicalizePass

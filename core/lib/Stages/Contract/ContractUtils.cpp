@@ -2,6 +2,8 @@
 
 #include "ContractUtils.h"
 
+#include "accy/Stages/Contract/Passes.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -125,4 +127,9 @@ bool contract::einsumBroadcasts(const choir::EinsumSpec &spec,
         return true;
   }
   return false;
+}
+
+void accy::contract::noteRewrite(RewriteCounter *counter) {
+  if (counter)
+    ++counter->rewrites;
 }

@@ -14,6 +14,20 @@
 
 namespace accy::contract {
 
+struct RewriteCounter;
+
+/// Counts one rewrite for the pass statistics (no counter: nothing).
+void noteRewrite(RewriteCounter *counter);
+
+/// A rewrite pattern of the contract passes: it reports each rewrite to the
+/// pass's counter.
+template <typename OpTy>
+struct CountedPattern : mlir::OpRewritePattern<OpTy> {
+  CountedPattern(mlir::MLIRContext *ctx, RewriteCounter *counter)
+      : mlir::OpRewritePattern<OpTy>(ctx), counter(counter) {}
+  RewriteCounter *counter;
+};
+
 inline mlir::RankedTensorType tensorType(mlir::Value v) {
   return mlir::cast<mlir::RankedTensorType>(v.getType());
 }

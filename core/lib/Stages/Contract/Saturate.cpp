@@ -21,18 +21,6 @@ using namespace accy::contract;
 
 namespace {
 
-void noteRewrite(RewriteCounter *counter) {
-  if (counter)
-    ++counter->rewrites;
-}
-
-template <typename OpTy>
-struct CountedPattern : OpRewritePattern<OpTy> {
-  CountedPattern(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern<OpTy>(ctx), counter(counter) {}
-  RewriteCounter *counter;
-};
-
 /// transpose(transpose(x, p1), p2) = transpose(x, p1[p2[i]]), or x.
 struct TransposeOfTranspose : CountedPattern<choir::TransposeOp> {
   using CountedPattern::CountedPattern;

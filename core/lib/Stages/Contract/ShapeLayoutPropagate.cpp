@@ -182,9 +182,8 @@ LogicalResult makeBroadcastsExplicit(func::FuncOp func, ShapeUnifier &shapes,
 }
 
 /// einsum(..., transpose(w), ...) reads w through a permuted term.
-struct FoldTransposeIntoEinsum : OpRewritePattern<choir::EinsumOp> {
-  FoldTransposeIntoEinsum(MLIRContext *ctx, RewriteCounter *counter)
-      : OpRewritePattern(ctx), counter(counter) {}
+struct FoldTransposeIntoEinsum : CountedPattern<choir::EinsumOp> {
+  using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::EinsumOp op,
                                 PatternRewriter &rewriter) const override {
     SmallVector<int64_t> ranks;
@@ -225,7 +224,6 @@ struct FoldTransposeIntoEinsum : OpRewritePattern<choir::EinsumOp> {
       ++counter->rewrites;
     return success();
   }
-  RewriteCounter *counter;
 };
 
 struct ChoirShapeLayoutPropagatePass
