@@ -56,7 +56,9 @@ private:
   }
 
   ExprPtr activation();
-  ExprPtr softmax();
+  /// softmax, log_softmax (float only, axis -1 by default) and the scans
+  /// (axis 0 by default): one tensor and one axis, same type out.
+  ExprPtr alongOneAxis(bool floatOnly, int64_t defaultAxis);
   ExprPtr reduction();
   ExprPtr einsum();
   ExprPtr take();
@@ -64,7 +66,6 @@ private:
   ExprPtr reshape();
   ExprPtr broadcast();
   ExprPtr concat();
-  ExprPtr scan();
   ExprPtr mse();
   ExprPtr classLoss();
   ExprPtr select();

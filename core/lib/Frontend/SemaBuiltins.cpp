@@ -192,13 +192,13 @@ ExprPtr BuiltinChecker::activation() {
   return n;
 }
 
-ExprPtr BuiltinChecker::softmax() {
+ExprPtr BuiltinChecker::alongOneAxis(bool floatOnly, int64_t defaultAxis) {
   ExprPtr x = value(0);
   if (isError(x))
     return fail();
-  if (!sema.requireNumeric(*x, callName(), /*floatOnly=*/true))
+  if (!sema.requireNumeric(*x, callName(), floatOnly))
     return fail();
-  std::optional<int64_t> axis = axisArg(1, -1, x->type);
+  std::optional<int64_t> axis = axisArg(1, defaultAxis, x->type);
   if (!axis)
     return fail();
   auto n = node(x->type);
@@ -273,21 +273,6 @@ ExprPtr BuiltinChecker::reduction() {
   auto n = node(TensorType(x->type.elem, std::move(shape)));
   n->attrs.axes = std::move(axes);
   n->attrs.keepdims = *keepdims;
-  n->operands.push_back(std::move(x));
-  return n;
-}
-
-ExprPtr BuiltinChecker::scan() {
-  ExprPtr x = value(0);
-  if (isError(x))
-    return fail();
-  if (!sema.requireNumeric(*x, callName(), false))
-    return fail();
-  std::optional<int64_t> axis = axisArg(1, 0, x->type);
-  if (!axis)
-    return fail();
-  auto n = node(x->type);
-  n->attrs.axes = {*axis};
   n->operands.push_back(std::move(x));
   return n;
 }
@@ -382,7 +367,7 @@ ExprPtr BuiltinChecker::run() {
   case Builtin::Sqrt: case Builtin::Rsqrt: case Builtin::Abs:
     return activation();
   case Builtin::Softmax: case Builtin::LogSoftmax:
-    return softmax();
+    return alongOneAxis(/*floatOnly=*/true, /*defaultAxis=*/-1);
   case Builtin::Sum: case Builtin::Mean: case Builtin::Max: case Builtin::Min:
     return reduction();
   case Builtin::Einsum:
@@ -400,7 +385,7 @@ ExprPtr BuiltinChecker::run() {
   case Builtin::Concat:
     return concat();
   case Builtin::Cumsum: case Builtin::Cummax:
-    return scan();
+    return alongOneAxis(/*floatOnly=*/false, /*defaultAxis=*/0);
   case Builtin::Mse:
     return mse();
   case Builtin::CrossEntropy: case Builtin::Nll:
