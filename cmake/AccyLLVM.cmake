@@ -1,6 +1,13 @@
-# Finds Debian's LLVM/MLIR 19 and sets up TableGen. Every Accy binary links the
-# shared libraries `MLIR` and `LLVM`, never the static component libraries:
-# mixing them registers command-line options twice and aborts at start-up.
+# Finds Debian's LLVM/MLIR 19 and sets up TableGen.
+#
+# Accy binaries link LLVM and MLIR statically, from the component libraries
+# each Accy library names with accy_link_llvm(): loading libLLVM.so and
+# libMLIR.so costs ~20 ms per process (relocations and the static
+# initializers of every command-line option in them), more than a warm
+# `accyc build` of a file takes. ACCY_LINK_LLVM_DYLIB=ON links the shared
+# libraries instead (faster links while developing). A binary must use one
+# or the other, never both: mixing them registers command-line options twice
+# and aborts at start-up.
 if(NOT MLIR_DIR)
   set(MLIR_DIR /usr/lib/llvm-19/lib/cmake/mlir)
 endif()
@@ -28,3 +35,65 @@ target_compile_definitions(accy_llvm_flags INTERFACE ${_accy_llvm_defs})
 # Like LLVM itself, Accy's libraries and tools are built without exceptions
 # (errors are values). Only test programs, which use Catch2, enable them.
 set(ACCY_NO_EXCEPTIONS -fno-exceptions)
+
+option(ACCY_LINK_LLVM_DYLIB
+  "Link libLLVM.so and libMLIR.so instead of the static component libraries" OFF)
+
+# accy_link_llvm(<target> <PUBLIC|PRIVATE> <component>...): links the LLVM and
+# MLIR component libraries (imported targets such as MLIRIR, LLVMSupport) that
+# <target>'s own code calls; their dependencies come with them.
+function(accy_link_llvm target scope)
+  if(ACCY_LINK_LLVM_DYLIB)
+    list(FILTER ARGN INCLUDE REGEX "^MLIR")
+    if(ARGN)
+      target_link_libraries(${target} ${scope} MLIR LLVM)
+    else()
+      target_link_libraries(${target} ${scope} LLVM)
+    endif()
+  else()
+    target_link_libraries(${target} ${scope} ${ARGN})
+  endif()
+endfunction()
+
+if(NOT ACCY_LINK_LLVM_DYLIB)
+  # Debian builds MLIR's component libraries against libLLVM.so, so their link
+  # interface names the `LLVM` dylib; a static binary would load it too and
+  # run two copies of LLVM (each freeing the other's memory at exit). Name the
+  # static LLVM libraries MLIR's code uses instead.
+  llvm_map_components_to_libnames(accy_llvm_libs_for_mlir
+    analysis asmparser bitreader bitwriter core frontendoffloading
+    frontendopenmp irreader linker mc object passes support targetparser
+    transformutils)
+  add_library(accy_llvm_for_mlir INTERFACE)
+  target_link_libraries(accy_llvm_for_mlir INTERFACE ${accy_llvm_libs_for_mlir})
+  get_property(accy_mlir_libs GLOBAL PROPERTY MLIR_ALL_LIBS)
+  foreach(lib IN LISTS accy_mlir_libs)
+    if(TARGET ${lib})
+      get_target_property(deps ${lib} INTERFACE_LINK_LIBRARIES)
+      if(deps)
+        list(TRANSFORM deps REPLACE "^LLVM$" accy_llvm_for_mlir)
+        set_target_properties(${lib} PROPERTIES INTERFACE_LINK_LIBRARIES "${deps}")
+      endif()
+    endif()
+  endforeach()
+endif()
+
+# Statically linked, every binary carries the part of LLVM it uses; lld links
+# them in a second where GNU ld takes much longer, and --gc-sections drops
+# the unreferenced code of the component libraries.
+include(CheckLinkerFlag)
+check_linker_flag(CXX "-fuse-ld=lld" ACCY_HAVE_LLD)
+if(ACCY_HAVE_LLD)
+  add_link_options(-fuse-ld=lld)
+elseif(NOT ACCY_LINK_LLVM_DYLIB)
+  # GNU ld resolves archives in command-line order, and MLIR's libraries
+  # depend on each other in cycles; lld does not care about order.
+  message(FATAL_ERROR "Linking LLVM statically needs ld.lld on PATH "
+    "(Debian package lld), or configure with -DACCY_LINK_LLVM_DYLIB=ON")
+endif()
+if(NOT ACCY_LINK_LLVM_DYLIB)
+  add_link_options(-Wl,--gc-sections)
+endif()
+# The compiler's build id (accy/Pipeline/BuildId.h) is the linker's hash of
+# the executable.
+add_link_options(-Wl,--build-id)

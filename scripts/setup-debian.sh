@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git python3 ccache
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19
+  # LLVM's static libraries link zlib and zstd; `lld` puts ld.lld on PATH,
+  # which links the statically linked tools in a second (cmake/AccyLLVM.cmake).
+  zlib1g-dev libzstd-dev lld
   nlohmann-json3-dev libasio-dev catch2
 )
 

@@ -29,6 +29,8 @@ llvm_config.with_environment("PATH", config.accy_tools_dirs.split(os.pathsep), a
 
 config.substitutions.append(("%accyc", config.accyc))
 config.substitutions.append(("%accy-opt", config.accy_opt))
+if config.accy_static_llvm:
+    config.available_features.add("static-llvm")
 
 # The PTX checks need a CUDA toolkit; they are skipped (and say so) without.
 ptxas = shutil.which("ptxas") or next(

@@ -1,42 +1,27 @@
-//===- Registration.cpp - Dialects and passes the core uses ---------------===//
+//===- Registration.cpp - Dialects and interface models the core uses -----===//
 
 #include "accy/Pipeline/Registration.h"
 
-#include "accy/Stages/Dispatch/Passes.h"
-#include "accy/Stages/Kernel/Passes.h"
-#include "accy/Stages/Memory/Passes.h"
-#include "accy/Stages/Target/Passes.h"
-
 #include "accy/Dialect/Choir/IR/Choir.h"
-#include "accy/Stages/Contract/Passes.h"
-#include "accy/Stages/Tensor/Passes.h"
 
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Affine/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -46,7 +31,6 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
-#include "mlir/Transforms/Passes.h"
 
 void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
   using namespace mlir;
@@ -71,32 +55,4 @@ void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
   registerROCDLDialectTranslation(registry);
-}
-
-void accy::registerAccyPasses() {
-  mlir::registerTransformsPasses();
-  mlir::registerConversionPasses();
-  mlir::affine::registerAffinePasses();
-  mlir::arith::registerArithPasses();
-  mlir::bufferization::registerBufferizationPasses();
-  mlir::registerGPUPasses();
-  mlir::registerLinalgPasses();
-  mlir::memref::registerMemRefPasses();
-  mlir::registerSCFPasses();
-
-  // The middle stages: contract, tensor.
-  accy::contract::registerContractPasses();
-  accy::contract::registerContractPipeline();
-  accy::tensorstage::registerTensorPasses();
-  accy::tensorstage::registerTensorPipeline();
-
-  // The backend stages: dispatch, memory, kernel, target.
-  accy::dispatch::registerDispatchPasses();
-  accy::dispatch::registerDispatchPipeline();
-  accy::memory::registerMemoryPasses();
-  accy::memory::registerMemoryPipeline();
-  accy::kernel::registerKernelPasses();
-  accy::kernel::registerKernelPipeline();
-  accy::target::registerTargetPasses();
-  accy::target::registerTargetPipeline();
 }

@@ -7,18 +7,14 @@
 #include "accy/Pipeline/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace accy;
 
 std::unique_ptr<mlir::MLIRContext> test::makeContext() {
+  // The target stage initializes the LLVM backends it needs itself.
   static bool initialized = [] {
     registerAccyPasses();
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
     return true;
   }();
   (void)initialized;

@@ -7,9 +7,10 @@
 namespace accy {
 
 /// Identifies the compiler that is running: its version, the LLVM/MLIR it
-/// links, and a hash of the running executable's bytes, so any rebuilt
-/// compiler (even one configured from the same revision) has a new id and
-/// never reuses an older compiler's products. Computed once per process.
+/// links, and the linker's build id of the running executable (a hash of its
+/// bytes; where there is none, a hash computed here), so any rebuilt compiler
+/// (even one configured from the same revision) has a new id and never
+/// reuses an older compiler's products. Computed once per process.
 const std::string &compilerBuildId();
 
 } // namespace accy

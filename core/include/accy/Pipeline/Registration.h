@@ -20,7 +20,8 @@ void registerAccyDialects(mlir::DialectRegistry &registry);
 
 /// Registers every Accy pass and stage pipeline, and the upstream passes the
 /// pipelines are made of, with the global pass registry (for accy-opt and
-/// textual pipelines).
+/// textual pipelines). Defined in the AccyPassRegistry library, which only
+/// tools that parse textual pipelines link.
 void registerAccyPasses();
 
 } // namespace accy
