@@ -2,7 +2,9 @@
 
 #include "Outputs.h"
 
+#include "accy/Pipeline/StageFile.h"
 #include "accy/Target/Artifacts.h"
+#include "accy/Target/Embedding.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
@@ -10,12 +12,46 @@
 using namespace accy;
 using namespace accy::driver;
 
+static llvm::Error writeEmbedding(const EmbeddingRequest &request,
+                                  llvm::ArrayRef<target::Artifact> artifacts,
+                                  llvm::StringRef dir, llvm::StringRef name,
+                                  OnWritten onWritten) {
+  std::vector<target::KernelInterface> interfaces;
+  for (mlir::ModuleOp kernel :
+       target::getKernelModules(request.kernelProduct)) {
+    auto interface = target::readKernelInterface(kernel);
+    if (!interface)
+      return interface.takeError();
+    interfaces.push_back(std::move(*interface));
+  }
+  auto sources = target::generateEmbedding(
+      interfaces, artifacts, {name.str(), request.cppNamespace});
+  if (!sources)
+    return sources.takeError();
+  for (auto [suffix, text] : {std::pair{".accy.h", &sources->header},
+                              std::pair{".accy.cpp", &sources->source}}) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name + suffix);
+    if (auto written = writeFileIfChanged(path, *text); !written)
+      return written.takeError();
+    if (onWritten)
+      onWritten(path, *text);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error accy::driver::writeTargetArtifacts(
     mlir::ModuleOp targetProduct, llvm::StringRef dir, llvm::StringRef name,
-    llvm::function_ref<void(llvm::StringRef, llvm::StringRef)> onWritten) {
+    OnWritten onWritten, const EmbeddingRequest *embedding) {
   std::vector<mlir::ModuleOp> kernels = target::getKernelModules(targetProduct);
-  if (kernels.empty())
-    return llvm::Error::success();
+  if (kernels.empty()) {
+    if (!embedding)
+      return llvm::Error::success();
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        name + ".accy has no kernel to embed (a file that only holds fns "
+               "and consts is imported, not compiled on its own)");
+  }
   auto artifacts = target::linkFileArtifacts(kernels, name);
   if (!artifacts)
     return artifacts.takeError();
@@ -27,6 +63,8 @@ llvm::Error accy::driver::writeTargetArtifacts(
       llvm::sys::path::append(path, artifact.fileName(name));
       onWritten(path, artifact.bytes);
     }
+  if (embedding)
+    return writeEmbedding(*embedding, *artifacts, dir, name, onWritten);
   return llvm::Error::success();
 }
 

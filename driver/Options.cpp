@@ -18,7 +18,9 @@ commands:
                                   products by key; writes stage files,
                                   PTX/HSACO/host objects and NAME.stamps.json
   stage STAGE INPUT -o OUTPUT     run one stage (semantic takes FILE.accy,
-        [--depfile F]             the others the previous stage's file)
+        [--depfile F]             the others the previous stage's file;
+        [--namespace NS]          target also writes NAME.accy.h/.cpp,
+                                  launch functions in namespace NS)
   check FILE.accy                 print diagnostics only
   show FILE                       print a stage file (or FILE.accy compiled
                                   to --compile-to) as MLIR text
@@ -97,6 +99,7 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       {"-o", [&](llvm::StringRef v) { opts.output = v.str(); return llvm::Error::success(); }},
       {"-I", [&](llvm::StringRef v) { opts.includeDirs.push_back(v.str()); return llvm::Error::success(); }},
       {"--depfile", [&](llvm::StringRef v) { opts.depfile = v.str(); return llvm::Error::success(); }},
+      {"--namespace", [&](llvm::StringRef v) { opts.cppNamespace = v.str(); return llvm::Error::success(); }},
       {"--target",
        [&](llvm::StringRef v) -> llvm::Error {
          opts.targets.clear();

@@ -30,13 +30,24 @@ llvm::Expected<Compilation> compileFromStageFile(Compiler &compiler,
                                                  llvm::StringRef path,
                                                  StageId stage);
 
+/// What the target step needs to also write NAME.accy.h and NAME.accy.cpp
+/// (accy/Target/Embedding.h): the kernel product, whose entries carry the
+/// kernels' signatures, and the namespace of the launch functions.
+struct EmbeddingRequest {
+  mlir::ModuleOp kernelProduct;
+  std::string cppNamespace;
+};
+
 /// Writes the target artifacts (NAME.sm_90.ptx, NAME.gfx942.hsaco,
 /// NAME.host.o: one per target, holding every kernel of the file) of a
-/// target product into `dir`, each only when its bytes changed. Calls
-/// `onWritten` with each artifact's path and bytes.
+/// target product into `dir`, and with `embedding` NAME.accy.h/.cpp, each
+/// only when its bytes changed. Calls `onWritten` with each artifact's path
+/// and bytes.
+using OnWritten = llvm::function_ref<void(llvm::StringRef, llvm::StringRef)>;
 llvm::Error writeTargetArtifacts(
     mlir::ModuleOp targetProduct, llvm::StringRef dir, llvm::StringRef name,
-    llvm::function_ref<void(llvm::StringRef, llvm::StringRef)> onWritten = {});
+    OnWritten onWritten = {},
+    const EmbeddingRequest *embedding = nullptr);
 
 /// Removes the artifacts of `targets` from `dir` (after a failed build).
 void removeTargetArtifacts(llvm::StringRef dir, llvm::StringRef name,

@@ -79,10 +79,14 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
         return fail(std::move(err));
     }
   }
-  if (stage == StageId::Target)
-    if (llvm::Error err = writeTargetArtifacts(
-            product, dir.empty() ? "." : dir, outputName(output)))
+  if (stage == StageId::Target) {
+    EmbeddingRequest embedding{c.product(StageId::Kernel),
+                               options.cppNamespace};
+    if (llvm::Error err =
+            writeTargetArtifacts(product, dir.empty() ? "." : dir,
+                                 outputName(output), {}, &embedding))
       return fail(std::move(err));
+  }
   printReports(llvm::outs(), c.records(), options);
   return ExitOk;
 }

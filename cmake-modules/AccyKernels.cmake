@@ -1,0 +1,197 @@
+# accy_add_kernels(): compiles .accy files into a static library, one build
+# step per compiler stage, so a build system reruns exactly the stages whose
+# input changed. See docs/cmake.md.
+#
+# Each source runs through seven `accyc stage` commands:
+#
+#   NAME.accy -> NAME.semantic.mlirbc -> NAME.contract.mlirbc -> ...
+#             -> NAME.target.mlirbc + NAME.<target>.{ptx,hsaco,o}
+#                                   + NAME.accy.h + NAME.accy.cpp
+#
+# accyc writes a stage file only when its bytes change, and the Ninja
+# generator gives custom commands `restat = 1`: a comment-only edit reruns
+# the semantic step, finds its product unchanged and stops there.
+include_guard(GLOBAL)
+cmake_policy(PUSH)
+# DEPFILE paths relative to the binary directory (CMP0116) and
+# cmake_parse_arguments(PARSE_ARGV) keeping empty values.
+cmake_policy(VERSION 3.25)
+
+set(ACCY_TARGETS "host;sm_90" CACHE STRING
+  "Targets accy_add_kernels() compiles for when TARGETS is not given: host, sm_80, sm_90, gfx90a, gfx942")
+set(_ACCY_KNOWN_TARGETS host sm_80 sm_90 gfx90a gfx942)
+set(_ACCY_STAGES semantic contract tensor dispatch memory kernel target)
+
+# ---------------------------------------------------------------------------
+# accy_add_kernels(<name>
+#   SOURCES <file.accy>...
+#   [TARGETS <target>...]        default: ${ACCY_TARGETS}
+#   [INCLUDE_DIRS <dir>...]      import search path (accyc -I)
+#   [NAMESPACE <a::b>]           C++ namespace of the launch functions
+#   [OPTIONS <accyc flag>...])   more accyc flags for every stage
+#
+# Creates the static library <name>: the generated launchers and host
+# objects, with the generated headers' directory and Accy::runtime as usage
+# requirements. For each source FILE.accy, `#include "FILE.accy.h"`.
+# ---------------------------------------------------------------------------
+function(accy_add_kernels name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAMESPACE"
+    "SOURCES;TARGETS;INCLUDE_DIRS;OPTIONS")
+  _accy_validate_arguments(${name})
+  if(NOT ARG_TARGETS)
+    set(ARG_TARGETS ${ACCY_TARGETS})
+  endif()
+  _accy_validate_targets(${name} "${ARG_TARGETS}")
+
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}.accy")
+  _accy_write_stage_flags(${name} "${out_dir}")
+
+  set(library_sources)
+  set(stems)
+  foreach(source IN LISTS ARG_SOURCES)
+    cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+      NORMALIZE OUTPUT_VARIABLE source)
+    cmake_path(GET source STEM LAST_ONLY stem)
+    if(stem IN_LIST stems)
+      message(FATAL_ERROR "accy_add_kernels(${name}): two sources are named "
+        "${stem}.accy; their generated files would collide. Put them in two "
+        "accy_add_kernels() libraries, or rename one.")
+    endif()
+    list(APPEND stems ${stem})
+    _accy_add_stage_commands(${name} "${source}" ${stem} "${out_dir}" outputs)
+    list(APPEND library_sources ${outputs})
+  endforeach()
+
+  add_library(${name} STATIC ${library_sources})
+  target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${out_dir}>")
+  target_link_libraries(${name} PUBLIC Accy::runtime)
+  target_compile_features(${name} PUBLIC cxx_std_17)
+  set_target_properties(${name} PROPERTIES
+    LINKER_LANGUAGE CXX
+    ACCY_OUTPUT_DIRECTORY "${out_dir}")
+endfunction()
+
+function(_accy_validate_arguments name)
+  foreach(unknown IN LISTS ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "accy_add_kernels(${name}): unknown argument "
+      "'${unknown}' (expected SOURCES, TARGETS, INCLUDE_DIRS, NAMESPACE or OPTIONS)")
+  endforeach()
+  foreach(keyword IN LISTS ARG_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "accy_add_kernels(${name}): ${keyword} needs a value")
+  endforeach()
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "accy_add_kernels(${name}): no SOURCES; write "
+      "accy_add_kernels(${name} SOURCES kernels/file.accy ...)")
+  endif()
+  foreach(source IN LISTS ARG_SOURCES)
+    if(NOT source MATCHES "\\.accy$")
+      message(FATAL_ERROR "accy_add_kernels(${name}): source '${source}' "
+        "is not an .accy file")
+    endif()
+  endforeach()
+  if(NOT TARGET Accy::accyc OR NOT TARGET Accy::runtime)
+    message(FATAL_ERROR "accy_add_kernels(${name}): Accy::accyc and "
+      "Accy::runtime are not defined; call find_package(Accy CONFIG REQUIRED) "
+      "or add_subdirectory() the Accy source tree first")
+  endif()
+endfunction()
+
+function(_accy_validate_targets name targets)
+  foreach(target IN LISTS targets)
+    if(NOT target IN_LIST _ACCY_KNOWN_TARGETS)
+      string(REPLACE ";" ", " known "${_ACCY_KNOWN_TARGETS}")
+      message(FATAL_ERROR "accy_add_kernels(${name}): unknown target "
+        "'${target}' (expected some of: ${known})")
+    endif()
+  endforeach()
+endfunction()
+
+# The accyc flags of each stage go to `<out_dir>/flags/<stage>.txt`, which
+# that stage's command depends on. file(GENERATE) rewrites a file only when
+# its content changes, so changing TARGETS reruns dispatch and target, and
+# nothing else; changing OPTIONS reruns every stage.
+function(_accy_write_stage_flags name out_dir)
+  set(include_flags)
+  foreach(dir IN LISTS ARG_INCLUDE_DIRS)
+    cmake_path(ABSOLUTE_PATH dir BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+      NORMALIZE)
+    list(APPEND include_flags -I "${dir}")
+  endforeach()
+  string(REPLACE ";" "," target_list "${ARG_TARGETS}")
+  foreach(stage IN LISTS _ACCY_STAGES)
+    set(flags ${ARG_OPTIONS})
+    if(stage STREQUAL "semantic")
+      list(APPEND flags ${include_flags})
+    elseif(stage STREQUAL "dispatch")
+      list(APPEND flags --target ${target_list})
+    elseif(stage STREQUAL "target")
+      list(APPEND flags --target ${target_list})
+      if(ARG_NAMESPACE)
+        list(APPEND flags --namespace ${ARG_NAMESPACE})
+      endif()
+    endif()
+    set(_accy_flags_${stage} "${flags}" PARENT_SCOPE)
+    string(REPLACE ";" "\n" content "${flags}")
+    file(GENERATE OUTPUT "${out_dir}/flags/${stage}.txt" CONTENT "${content}\n")
+  endforeach()
+endfunction()
+
+# One custom command per stage of `source`; sets `outputs_var` to what the
+# library compiles (the generated launcher and the host object).
+function(_accy_add_stage_commands name source stem out_dir outputs_var)
+  set(input "${source}")
+  cmake_path(RELATIVE_PATH source BASE_DIRECTORY "${CMAKE_SOURCE_DIR}"
+    OUTPUT_VARIABLE shown_source)
+  foreach(stage IN LISTS _ACCY_STAGES)
+    set(output "${out_dir}/${stem}.${stage}.mlirbc")
+    set(extra_outputs)
+    set(extra_args)
+    set(byproducts)
+    set(depfile_args)
+    if(stage STREQUAL "semantic")
+      # The source map sits beside the product; later stages read it only
+      # to place failures in the source.
+      set(byproducts BYPRODUCTS "${out_dir}/${stem}.srcmap.json")
+      set(depfile "${out_dir}/${stem}.semantic.d")
+      set(extra_args --depfile "${depfile}")
+      set(depfile_args DEPFILE "${depfile}")
+    elseif(stage STREQUAL "target")
+      _accy_target_outputs(${stem} "${out_dir}" extra_outputs library_sources)
+    endif()
+    add_custom_command(
+      OUTPUT "${output}" ${extra_outputs}
+      ${byproducts}
+      COMMAND Accy::accyc stage ${stage} "${input}" -o "${output}"
+              ${extra_args} ${_accy_flags_${stage}}
+      DEPENDS "${input}" "$<TARGET_FILE:Accy::accyc>"
+              "${out_dir}/flags/${stage}.txt"
+      ${depfile_args}
+      COMMENT "Accy ${stage} ${shown_source}"
+      VERBATIM)
+    set(input "${output}")
+  endforeach()
+  set(${outputs_var} ${library_sources} PARENT_SCOPE)
+endfunction()
+
+# What the target stage writes besides its stage file, and which of those
+# the library compiles.
+function(_accy_target_outputs stem out_dir outputs_var sources_var)
+  set(outputs "${out_dir}/${stem}.accy.h" "${out_dir}/${stem}.accy.cpp")
+  set(sources "${out_dir}/${stem}.accy.cpp")
+  foreach(target IN LISTS ARG_TARGETS)
+    if(target STREQUAL "host")
+      set(object "${out_dir}/${stem}.host.o")
+      set_source_files_properties("${object}" PROPERTIES EXTERNAL_OBJECT TRUE)
+      list(APPEND outputs "${object}")
+      list(APPEND sources "${object}")
+    elseif(target MATCHES "^sm_")
+      list(APPEND outputs "${out_dir}/${stem}.${target}.ptx")
+    else()
+      list(APPEND outputs "${out_dir}/${stem}.${target}.hsaco")
+    endif()
+  endforeach()
+  set(${outputs_var} ${outputs} PARENT_SCOPE)
+  set(${sources_var} ${sources} PARENT_SCOPE)
+endfunction()
+
+cmake_policy(POP)

@@ -1,0 +1,72 @@
+//===- Embedding.h - Device images and launchers as C++ source -*- C++ -*-===//
+//
+// The target step's last product for build systems: NAME.accy.h declares one
+// typed C++ function per kernel (accy::TensorView per parameter, a stream,
+// an accy::Status back) and NAME.accy.cpp defines them over Accy::runtime,
+// with every device image of the file as a byte array and a registration
+// table (accy/runtime/Kernel.h) describing each kernel's parameters, memory
+// plan and launches. Plain C++17: no assembler directives, any compiler.
+// See docs/runtime.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_TARGET_EMBEDDING_H
+#define ACCY_TARGET_EMBEDDING_H
+
+#include "accy/Target/Artifacts.h"
+
+namespace accy::target {
+
+/// One parameter of a kernel's entry, as the caller passes it.
+struct ParameterInterface {
+  /// "in0", "in1", ... for inputs, "out0", ... for results.
+  std::string name;
+  /// "f32", "i32", "bool", ...
+  std::string element;
+  /// Static size, or -1 for a symbolic dimension named in `dimNames`.
+  std::vector<int64_t> sizes;
+  std::vector<std::string> dimNames;
+  bool output = false;
+};
+
+/// An intermediate buffer of the memory plan (`accy.memory`).
+struct BufferInterface {
+  mlir::AffineExpr bytes;
+  std::vector<mlir::AffineExpr> shape;
+};
+
+/// What a launcher needs to know about one kernel.
+struct KernelInterface {
+  std::string name;
+  /// In entry argument order: inputs, then results in result order.
+  std::vector<ParameterInterface> parameters;
+  /// Indexed by buffer id.
+  std::vector<BufferInterface> buffers;
+  KernelSummary summary;
+};
+
+/// Reads a kernel module of the kernel or target product: the entry's
+/// signature (with `choir.dims`), `accy.memory` and `accy.kernels`.
+llvm::Expected<KernelInterface> readKernelInterface(mlir::ModuleOp kernel);
+
+struct EmbeddingOptions {
+  /// The file's stem: NAME of NAME.accy.h.
+  std::string name;
+  /// C++ namespace of the launch functions ("" = global), e.g. "app::nn".
+  std::string cppNamespace;
+};
+
+struct EmbeddingSources {
+  std::string header;
+  std::string source;
+};
+
+/// NAME.accy.h and NAME.accy.cpp for `kernels` and the file's `artifacts`
+/// (linkFileArtifacts). Deterministic.
+llvm::Expected<EmbeddingSources>
+generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
+                  llvm::ArrayRef<Artifact> artifacts,
+                  const EmbeddingOptions &options);
+
+} // namespace accy::target
+
+#endif // ACCY_TARGET_EMBEDDING_H

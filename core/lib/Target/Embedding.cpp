@@ -1,0 +1,387 @@
+//===- Embedding.cpp - NAME.accy.h and NAME.accy.cpp ----------------------===//
+//
+// Writes the C++ a user's build compiles: the device images as byte arrays,
+// the registration table of accy/runtime/Kernel.h, and one launch function
+// per kernel. Everything that depends on the tensors' shapes (buffer sizes,
+// grid sizes, index arguments) is a "slot", computed by a generated
+// function from the symbols with toCxxExpression.
+//
+//===----------------------------------------------------------------------===//
+
+#include "accy/Target/Embedding.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace accy;
+using namespace accy::target;
+
+namespace {
+
+constexpr llvm::StringLiteral kDetail = "accy::detail::";
+
+struct CxxElement {
+  llvm::StringRef type;
+  llvm::StringRef enumerator;
+};
+
+CxxElement cxxElement(llvm::StringRef element) {
+  return llvm::StringSwitch<CxxElement>(element)
+      .Case("f16", {"uint16_t", "F16"})
+      .Case("bf16", {"uint16_t", "BF16"})
+      .Case("f64", {"double", "F64"})
+      .Case("i32", {"int32_t", "I32"})
+      .Case("i64", {"int64_t", "I64"})
+      .Case("bool", {"uint8_t", "Bool"})
+      .Default({"float", "F32"});
+}
+
+bool isIdentifier(llvm::StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// `kernel K(in0: f32[N, D]) -> (out0: f32[N, D])`.
+std::string signatureText(const KernelInterface &kernel) {
+  auto param = [](const ParameterInterface &p) {
+    std::string text = p.name + ": " + p.element + "[";
+    for (size_t d = 0; d < p.sizes.size(); ++d)
+      text += (d ? ", " : "") +
+              (p.sizes[d] >= 0 ? std::to_string(p.sizes[d]) : p.dimNames[d]);
+    return text + "]";
+  };
+  std::string ins, outs;
+  for (const ParameterInterface &p : kernel.parameters)
+    (p.output ? outs : ins) +=
+        std::string((p.output ? outs : ins).empty() ? "" : ", ") + param(p);
+  return "kernel " + kernel.name + "(" + ins + ") -> (" + outs + ")";
+}
+
+std::string viewType(const ParameterInterface &p) {
+  return "accy::TensorView<" + std::string(p.output ? "" : "const ") +
+         cxxElement(p.element).type.str() + ", " +
+         std::to_string(p.sizes.size()) + ">";
+}
+
+std::string launchSignature(const KernelInterface &kernel, bool declaration) {
+  std::string text = "accy::Status " + kernel.name + "(";
+  for (const ParameterInterface &p : kernel.parameters)
+    text += viewType(p) + " " + p.name + ", ";
+  return text + "accy::Stream stream" + (declaration ? " = {})" : ")");
+}
+
+/// `{a, b, c}` as a named array, or `nullptr` where C++ forbids an empty
+/// array: writes the definition to `os` and returns what to refer to it by.
+std::string emitArray(llvm::raw_ostream &os, llvm::StringRef type,
+                      llvm::StringRef name,
+                      llvm::ArrayRef<std::string> elements) {
+  if (elements.empty())
+    return "nullptr";
+  os << "const " << type << " " << name << "[] = {"
+     << llvm::join(elements, ", ") << "};\n";
+  return name.str();
+}
+
+/// The shape-dependent values of one kernel, as C++ expressions.
+class Slots {
+public:
+  explicit Slots(size_t numSymbols) {
+    for (size_t i = 0; i < numSymbols; ++i)
+      names.push_back("s" + std::to_string(i));
+  }
+  int add(AffineExpr expr) {
+    expressions.push_back(toCxxExpression(expr, names));
+    return static_cast<int>(expressions.size()) - 1;
+  }
+  void emitEvaluate(llvm::raw_ostream &os) const {
+    os << "void evaluate([[maybe_unused]] const int64_t *s, "
+          "[[maybe_unused]] int64_t *v) {\n";
+    for (size_t i = 0; i < names.size(); ++i)
+      os << "  [[maybe_unused]] const int64_t " << names[i] << " = s[" << i
+         << "];\n";
+    for (size_t i = 0; i < expressions.size(); ++i)
+      os << "  v[" << i << "] = " << expressions[i] << ";\n";
+    os << "}\n";
+  }
+  size_t size() const { return expressions.size(); }
+
+private:
+  std::vector<std::string> names;
+  std::vector<std::string> expressions;
+};
+
+llvm::Expected<std::string> argumentEntry(const KernelArgument &arg,
+                                          Slots &slots) {
+  std::string kind = (kDetail + "Argument::Kind::").str();
+  switch (arg.kind) {
+  case KernelArgument::Kind::Argument:
+    return "{" + kind + "Param, " + std::to_string(arg.index) + ", 0, 0}";
+  case KernelArgument::Kind::Buffer:
+    return "{" + kind + "Buffer, " + std::to_string(arg.index) + ", 0, 0}";
+  case KernelArgument::Kind::Index:
+    return "{" + kind + "Index, " + std::to_string(slots.add(arg.value)) +
+           ", 0, 0}";
+  case KernelArgument::Kind::Scalar:
+    break;
+  }
+  uint64_t bits = 0;
+  unsigned width = 0;
+  if (auto f = dyn_cast_or_null<FloatAttr>(arg.scalar)) {
+    bits = f.getValue().bitcastToAPInt().getZExtValue();
+    width = f.getType().getIntOrFloatBitWidth();
+  } else if (auto i = dyn_cast_or_null<IntegerAttr>(arg.scalar)) {
+    bits = i.getValue().getZExtValue();
+    width = i.getType().isIndex() ? 64 : i.getType().getIntOrFloatBitWidth();
+  } else {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "a scalar launch argument is neither an "
+                                   "integer nor a float");
+  }
+  return "{" + kind + "Scalar, 0, " + std::to_string(bits) + "ull, " +
+         std::to_string((width + 7) / 8) + "}";
+}
+
+/// The table of one kernel, in `namespace kernel_K`.
+llvm::Error emitKernelTable(llvm::raw_ostream &os,
+                            const KernelInterface &kernel,
+                            llvm::ArrayRef<Artifact> artifacts, bool hasHost) {
+  os << "\n// " << signatureText(kernel) << "\nnamespace kernel_"
+     << kernel.name << " {\n";
+  std::vector<std::string> dimNames, params;
+  for (auto [i, p] : llvm::enumerate(kernel.parameters)) {
+    std::vector<std::string> dims;
+    for (size_t d = 0; d < p.sizes.size(); ++d) {
+      int symbol = 0;
+      if (p.sizes[d] < 0) {
+        auto it = llvm::find(dimNames, p.dimNames[d]);
+        symbol = static_cast<int>(it - dimNames.begin());
+        if (it == dimNames.end())
+          dimNames.push_back(p.dimNames[d]);
+      }
+      dims.push_back("{" + std::to_string(p.sizes[d]) + ", " +
+                     std::to_string(symbol) + "}");
+    }
+    std::string dimsName = emitArray(os, (kDetail + "Dim").str(),
+                                     "kDims" + std::to_string(i), dims);
+    params.push_back("{\"" + p.name + "\", accy::ElementType::" +
+                     cxxElement(p.element).enumerator.str() + ", " +
+                     std::to_string(p.sizes.size()) + ", " + dimsName + ", " +
+                     (p.output ? "true" : "false") + "}");
+  }
+  std::string paramsName =
+      emitArray(os, (kDetail + "Param").str(), "kParams", params);
+  std::vector<std::string> quotedDims;
+  for (const std::string &name : dimNames)
+    quotedDims.push_back("\"" + name + "\"");
+  std::string dimNamesName =
+      emitArray(os, "char *const", "kDimNames", quotedDims);
+  std::vector<std::string> symbols;
+  for (auto [param, dim] : kernel.summary.symbols)
+    symbols.push_back("{" + std::to_string(param) + ", " +
+                      std::to_string(dim) + "}");
+  std::string symbolsName =
+      emitArray(os, (kDetail + "SymbolRef").str(), "kSymbols", symbols);
+
+  Slots slots(kernel.summary.symbols.size());
+  std::vector<std::string> buffers;
+  for (const BufferInterface &buffer : kernel.buffers) {
+    int bytes = slots.add(buffer.bytes);
+    int shape = static_cast<int>(slots.size());
+    for (AffineExpr dim : buffer.shape)
+      slots.add(dim);
+    buffers.push_back("{" + std::to_string(buffer.shape.size()) + ", " +
+                      std::to_string(bytes) + ", " + std::to_string(shape) +
+                      "}");
+  }
+  std::string buffersName =
+      emitArray(os, (kDetail + "Buffer").str(), "kBuffers", buffers);
+
+  std::vector<std::string> targets;
+  for (const auto &[target, launches] : kernel.summary.targets) {
+    // Only targets with an image in this file can be launched.
+    if (!llvm::any_of(artifacts,
+                      [&](const Artifact &a) { return a.target == target; }))
+      continue;
+    std::vector<std::string> entries;
+    for (auto [l, launch] : llvm::enumerate(launches)) {
+      std::vector<std::string> args;
+      for (const KernelArgument &arg : launch.arguments) {
+        auto entry = argumentEntry(arg, slots);
+        if (!entry)
+          return entry.takeError();
+        args.push_back(*entry);
+      }
+      std::string argsName =
+          emitArray(os, (kDetail + "Argument").str(),
+                    "kArgs_" + target + "_" + std::to_string(l), args);
+      int grid = slots.add(launch.grid[0]);
+      slots.add(launch.grid[1]);
+      slots.add(launch.grid[2]);
+      entries.push_back("{\"" + launch.name + "\", {" +
+                        std::to_string(launch.block[0]) + ", " +
+                        std::to_string(launch.block[1]) + ", " +
+                        std::to_string(launch.block[2]) + "}, " +
+                        std::to_string(grid) + ", " + argsName + ", " +
+                        std::to_string(args.size()) + "}");
+    }
+    std::string launchesName = emitArray(os, (kDetail + "Launch").str(),
+                                          "kLaunches_" + target, entries);
+    targets.push_back("{\"" + target + "\", " + launchesName + ", " +
+                      std::to_string(entries.size()) + "}");
+  }
+  std::string targetsName =
+      emitArray(os, (kDetail + "TargetPlan").str(), "kTargets", targets);
+
+  slots.emitEvaluate(os);
+  if (hasHost) {
+    os << "void host(void *const *d) { _mlir_ciface_" << kernel.name << "(";
+    for (size_t i = 0; i < kernel.parameters.size(); ++i)
+      os << (i ? ", " : "") << "d[" << i << "]";
+    os << "); }\n";
+  }
+  os << "const " << kDetail << "Kernel kKernel = {\"" << kernel.name
+     << "\", &kModule, " << paramsName << ", " << params.size() << ", "
+     << dimNamesName << ", " << dimNames.size() << ", " << symbolsName << ", "
+     << symbols.size() << ", " << buffersName << ", " << buffers.size()
+     << ", " << targetsName << ", " << targets.size() << ", evaluate, "
+     << slots.size() << ", " << (hasHost ? "host" : "nullptr") << "};\n"
+     << "} // namespace kernel_" << kernel.name << "\n";
+  return llvm::Error::success();
+}
+
+void emitImages(llvm::raw_ostream &os, llvm::ArrayRef<Artifact> artifacts,
+                std::vector<std::string> &images) {
+  for (const Artifact &artifact : artifacts) {
+    if (artifact.kind == ArtifactKind::HostObject)
+      continue;
+    bool ptx = artifact.kind == ArtifactKind::PTX;
+    std::string name = "kImage_" + artifact.target;
+    os << "\n// " << artifact.target << ": "
+       << (ptx ? "PTX, NUL-terminated for cuModuleLoadData"
+               : "AMDGPU code object")
+       << ", " << artifact.bytes.size() << " bytes.\n"
+       << "alignas(16) const unsigned char " << name << "[] = {";
+    // A trailing 0 terminates PTX text and keeps every array non-empty.
+    for (size_t i = 0; i <= artifact.bytes.size(); ++i) {
+      unsigned byte = i < artifact.bytes.size()
+                          ? static_cast<unsigned char>(artifact.bytes[i])
+                          : 0;
+      os << (i % 24 == 0 ? "\n" : "") << byte << ",";
+    }
+    os << "\n};\n";
+    images.push_back("{\"" + artifact.target + "\", " + kDetail.str() +
+                     "ImageFormat::" + (ptx ? "Ptx" : "Hsaco") + ", " + name +
+                     ", " + std::to_string(artifact.bytes.size()) + "}");
+  }
+}
+
+std::string includeGuard(llvm::StringRef name) {
+  std::string guard = "ACCY_GENERATED_";
+  for (char c : name)
+    guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
+  return guard + "_ACCY_H";
+}
+
+llvm::Error checkNames(llvm::ArrayRef<KernelInterface> kernels,
+                       llvm::StringRef cppNamespace) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   message.str());
+  };
+  if (!cppNamespace.empty()) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    cppNamespace.split(parts, "::");
+    if (!llvm::all_of(parts, isIdentifier))
+      return error("namespace '" + cppNamespace +
+                   "' is not a C++ namespace (write it as a::b)");
+  }
+  for (const KernelInterface &kernel : kernels)
+    if (!isIdentifier(kernel.name))
+      return error("kernel name '" + kernel.name +
+                   "' is not a C++ identifier");
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<EmbeddingSources>
+accy::target::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
+                                llvm::ArrayRef<Artifact> artifacts,
+                                const EmbeddingOptions &options) {
+  if (llvm::Error err = checkNames(kernels, options.cppNamespace))
+    return std::move(err);
+  bool hasHost = llvm::any_of(artifacts, [](const Artifact &a) {
+    return a.kind == ArtifactKind::HostObject;
+  });
+  std::string openNamespace, closeNamespace;
+  if (!options.cppNamespace.empty()) {
+    openNamespace = "namespace " + options.cppNamespace + " {\n";
+    closeNamespace = "} // namespace " + options.cppNamespace + "\n";
+  }
+  std::string targetList;
+  for (const Artifact &artifact : artifacts)
+    targetList += (targetList.empty() ? "" : ", ") + artifact.target;
+
+  EmbeddingSources out;
+  llvm::raw_string_ostream header(out.header);
+  std::string guard = includeGuard(options.name);
+  header << "// Generated by accyc from " << options.name
+         << ".accy; do not edit. See docs/runtime.md.\n"
+         << "// Compiled for: " << targetList << ".\n"
+         << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+         << "#include \"accy/Runtime.h\"\n\n"
+         << openNamespace;
+  for (const KernelInterface &kernel : kernels)
+    header << "\n/// " << signatureText(kernel) << "\n"
+           << launchSignature(kernel, /*declaration=*/true) << ";\n";
+  header << "\n" << closeNamespace << "\n#endif // " << guard << "\n";
+
+  llvm::raw_string_ostream source(out.source);
+  source << "// Generated by accyc from " << options.name
+         << ".accy; do not edit. See docs/runtime.md.\n"
+         << "#include \"" << options.name << ".accy.h\"\n\n"
+         << "#include \"accy/runtime/Kernel.h\"\n\n";
+  if (hasHost)
+    for (const KernelInterface &kernel : kernels) {
+      source << "extern \"C\" void _mlir_ciface_" << kernel.name << "(";
+      for (size_t i = 0; i < kernel.parameters.size(); ++i)
+        source << (i ? ", " : "") << "void *";
+      source << ");\n";
+    }
+  source << "\nnamespace {\n";
+  std::vector<std::string> images;
+  emitImages(source, artifacts, images);
+  source << "\n";
+  std::string imagesName =
+      emitArray(source, (kDetail + "Image").str(), "kImages", images);
+  source << "extern const " << kDetail << "Module kModule;\n";
+  std::vector<std::string> tables;
+  for (const KernelInterface &kernel : kernels) {
+    if (llvm::Error err = emitKernelTable(source, kernel, artifacts, hasHost))
+      return std::move(err);
+    tables.push_back("&kernel_" + kernel.name + "::kKernel");
+  }
+  source << "\n";
+  std::string kernelsName =
+      emitArray(source, (kDetail + "Kernel *const").str(), "kKernels", tables);
+  source << "const " << kDetail << "Module kModule = {\"" << options.name
+         << "\", " << imagesName << ", " << images.size() << ", "
+         << kernelsName << ", " << tables.size() << "};\n"
+         << "} // namespace\n\n"
+         << openNamespace;
+  for (const KernelInterface &kernel : kernels) {
+    source << "\n" << launchSignature(kernel, /*declaration=*/false)
+           << " {\n  const " << kDetail << "TensorArg args[] = {";
+    for (auto [i, p] : llvm::enumerate(kernel.parameters))
+      source << (i ? ", " : "") << kDetail << "tensorArg(" << p.name << ")";
+    source << "};\n  return " << kDetail << "launch(::kernel_" << kernel.name
+           << "::kKernel, args, stream);\n}\n";
+  }
+  source << "\n" << closeNamespace;
+  return out;
+}

@@ -1,0 +1,148 @@
+//===- KernelInterface.cpp - A kernel's entry, memory plan and launches ---===//
+//
+// The kernel and target products describe how to call a kernel in three
+// places: the entry function's signature (memref types, `choir.dims` names
+// and `accy.result` indices; the host entry `@K` or a launch function
+// `K__<target>`, which share it), `accy.memory` (the intermediate buffers)
+// and `accy.kernels` (the launches). See docs/abi.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "accy/Target/Embedding.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace accy;
+using namespace accy::target;
+
+static llvm::Error interfaceError(llvm::StringRef kernel,
+                                  const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "kernel '" + kernel + "': " + message);
+}
+
+static std::string elementName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isInteger(1))
+    return "bool";
+  if (type.isInteger(32))
+    return "i32";
+  if (type.isInteger(64))
+    return "i64";
+  return "";
+}
+
+/// The entry function: the host entry or any launch function.
+static FunctionOpInterface findEntry(ModuleOp kernel) {
+  FunctionOpInterface entry;
+  kernel.walk([&](FunctionOpInterface fn) {
+    if (fn->hasAttr("accy.entry") || fn->hasAttr("accy.launch_target")) {
+      entry = fn;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return entry;
+}
+
+static llvm::Error readParameters(FunctionOpInterface entry,
+                                  KernelInterface &result) {
+  unsigned inputs = 0, outputs = 0;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    auto type = dyn_cast<MemRefType>(entry.getArgumentTypes()[i]);
+    std::string element = type ? elementName(type.getElementType()) : "";
+    if (element.empty())
+      return interfaceError(result.name, "argument " + llvm::Twine(i) +
+                                             " is not a memref of a "
+                                             "supported element type");
+    ParameterInterface param;
+    param.element = element;
+    param.output = entry.getArgAttr(i, "accy.result") != nullptr;
+    param.name = param.output ? "out" + std::to_string(outputs++)
+                              : "in" + std::to_string(inputs++);
+    auto dims = entry.getArgAttrOfType<ArrayAttr>(i, "choir.dims");
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      int64_t size = type.getDimSize(d);
+      auto name = dims && d < static_cast<int64_t>(dims.size())
+                      ? dyn_cast<StringAttr>(dims[d])
+                      : nullptr;
+      param.sizes.push_back(ShapedType::isDynamic(size) ? -1 : size);
+      // An unnamed dynamic dimension gets a name of its own, so it is
+      // checked against nothing else.
+      param.dimNames.push_back(name ? name.str()
+                                    : param.name + "." + std::to_string(d));
+    }
+    result.parameters.push_back(std::move(param));
+  }
+  return llvm::Error::success();
+}
+
+static llvm::Error readBuffers(ModuleOp kernel, KernelInterface &result) {
+  auto memory = kernel->getAttrOfType<DictionaryAttr>("accy.memory");
+  if (!memory)
+    return interfaceError(result.name, "no 'accy.memory'");
+  auto buffers = memory.getAs<ArrayAttr>("buffers");
+  if (!buffers)
+    return interfaceError(result.name, "'accy.memory' has no buffers");
+  result.buffers.resize(buffers.size());
+  std::vector<bool> seen(buffers.size());
+  for (Attribute attr : buffers) {
+    auto buffer = dyn_cast<DictionaryAttr>(attr);
+    auto id = buffer ? buffer.getAs<IntegerAttr>("id") : nullptr;
+    auto bytes = buffer ? buffer.getAs<AffineMapAttr>("bytes") : nullptr;
+    auto shape = buffer ? buffer.getAs<AffineMapAttr>("shape") : nullptr;
+    if (!id || !bytes || !shape || bytes.getValue().getNumResults() != 1)
+      return interfaceError(result.name,
+                            "a buffer of 'accy.memory' lacks id, bytes or "
+                            "shape");
+    int64_t index = id.getInt();
+    if (index < 0 || index >= static_cast<int64_t>(buffers.size()) ||
+        seen[index])
+      return interfaceError(result.name, "buffer ids of 'accy.memory' are "
+                                         "not 0..n-1");
+    seen[index] = true;
+    BufferInterface &b = result.buffers[index];
+    b.bytes = bytes.getValue().getResult(0);
+    llvm::append_range(b.shape, shape.getValue().getResults());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<KernelInterface>
+accy::target::readKernelInterface(ModuleOp kernel) {
+  KernelInterface result;
+  if (auto name = kernel->getAttrOfType<StringAttr>("accy.kernel"))
+    result.name = name.str();
+  else
+    return interfaceError("?", "the module has no 'accy.kernel' name");
+  FunctionOpInterface entry = findEntry(kernel);
+  if (!entry)
+    return interfaceError(result.name, "no entry function (a kernel or "
+                                       "target product was expected)");
+  if (llvm::Error err = readParameters(entry, result))
+    return std::move(err);
+  if (llvm::Error err = readBuffers(kernel, result))
+    return std::move(err);
+  auto summary = readKernelSummary(kernel);
+  if (!summary)
+    return summary.takeError();
+  result.summary = std::move(*summary);
+  for (auto [param, dim] : result.summary.symbols)
+    if (param < 0 || param >= static_cast<int64_t>(result.parameters.size()) ||
+        dim < 0 ||
+        dim >= static_cast<int64_t>(result.parameters[param].sizes.size()))
+      return interfaceError(result.name, "a symbol of 'accy.kernels' names "
+                                         "no dimension of the entry");
+  return result;
+}
