@@ -1,0 +1,356 @@
+//===- AccyServer.cpp - The language server's logic, without JSON ---------===//
+
+#include "AccyServer.h"
+
+#include "Completion.h"
+#include "Definition.h"
+#include "Diagnostics.h"
+#include "DocumentSymbols.h"
+#include "Hover.h"
+#include "InlayHints.h"
+#include "SemanticTokens.h"
+#include "SignatureHelp.h"
+#include "StageOutput.h"
+#include "Uri.h"
+
+#include <algorithm>
+#include <condition_variable>
+
+using namespace accy;
+using namespace accy::lsp;
+
+ServerCallbacks::~ServerCallbacks() = default;
+
+/// Everything the server keeps for one open document.
+struct AccyServer::DocumentState {
+  explicit DocumentState(const CompileOptions &options,
+                         llvm::ThreadPoolInterface *pool)
+      : compiler(options, pool) {}
+
+  /// Used only by the document's worker thread.
+  DocumentCompiler compiler;
+
+  std::mutex mutex;
+  std::condition_variable compiled;
+  std::shared_ptr<const Analysis> analysis;
+  std::shared_ptr<const CompileResult> latest;
+  /// Bumped when an imported file changes: the same version compiles anew.
+  uint64_t generation = 0;
+  bool closed = false;
+  CompileCounters counters;
+};
+
+AccyServer::AccyServer(ServerOptions options, ServerCallbacks &callbacks)
+    : options(std::move(options)), callbacks(callbacks),
+      compilePool(llvm::hardware_concurrency()),
+      store(this->options.encoding),
+      frontendPool(llvm::hardware_concurrency(2)),
+      stagePool(llvm::hardware_concurrency(4)) {}
+
+AccyServer::~AccyServer() {
+  // Waiting requests give up; then the scheduler stops every compile.
+  std::lock_guard<std::mutex> lock(statesMutex);
+  for (auto &entry : states) {
+    std::lock_guard<std::mutex> stateLock(entry.second->mutex);
+    entry.second->closed = true;
+    entry.second->compiled.notify_all();
+  }
+}
+
+void AccyServer::setEncoding(PositionEncoding encoding) {
+  store.setEncoding(encoding);
+}
+
+std::shared_ptr<AccyServer::DocumentState>
+AccyServer::state(const std::string &uri) {
+  std::lock_guard<std::mutex> lock(statesMutex);
+  auto it = states.find(uri);
+  return it == states.end() ? nullptr : it->second;
+}
+
+void AccyServer::openDocument(const std::string &uri, int64_t version,
+                              std::string text) {
+  std::string path = uriToPath(uri).value_or(uri);
+  store.open({uri, path, version, std::move(text)});
+  {
+    std::lock_guard<std::mutex> lock(statesMutex);
+    if (!states.count(uri))
+      states[uri] =
+          std::make_shared<DocumentState>(options.compile, &compilePool);
+  }
+  scheduleCompile(uri, /*immediate=*/true);
+}
+
+std::optional<std::string>
+AccyServer::changeDocument(const std::string &uri, int64_t version,
+                           const std::vector<TextChange> &changes) {
+  if (std::optional<std::string> error = store.change(uri, version, changes))
+    return error;
+  scheduleCompile(uri, /*immediate=*/false);
+  return std::nullopt;
+}
+
+void AccyServer::closeDocument(const std::string &uri) {
+  store.close(uri);
+  scheduler.remove(uri);
+  std::shared_ptr<DocumentState> doc;
+  {
+    std::lock_guard<std::mutex> lock(statesMutex);
+    auto it = states.find(uri);
+    if (it == states.end())
+      return;
+    doc = it->second;
+    states.erase(it);
+  }
+  std::lock_guard<std::mutex> lock(doc->mutex);
+  doc->closed = true;
+  doc->compiled.notify_all();
+}
+
+void AccyServer::filesChanged(const std::vector<std::string> &paths) {
+  for (const auto &document : store.all()) {
+    std::shared_ptr<DocumentState> doc = state(document->uri);
+    if (!doc)
+      continue;
+    bool affected = false;
+    {
+      std::lock_guard<std::mutex> lock(doc->mutex);
+      if (doc->latest)
+        for (const std::string &dep : doc->latest->semantic().dependencies())
+          affected |= std::find(paths.begin(), paths.end(), dep) != paths.end();
+      // A missing import may have appeared: any change may matter then.
+      if (doc->analysis)
+        for (const auto &edge : doc->analysis->mainModule()
+                                    ? doc->analysis->mainModule()->imports
+                                    : std::vector<ImportEdge>())
+          affected |= edge.target == nullptr;
+      if (affected)
+        ++doc->generation;
+    }
+    if (affected)
+      scheduleCompile(document->uri, /*immediate=*/false);
+  }
+}
+
+void AccyServer::scheduleCompile(const std::string &uri, bool immediate) {
+  std::shared_ptr<const DocumentSnapshot> snapshot = store.get(uri);
+  std::shared_ptr<DocumentState> doc = state(uri);
+  if (!snapshot || !doc)
+    return;
+  uint64_t generation;
+  {
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    generation = doc->generation;
+  }
+  scheduler.schedule(
+      uri,
+      [this, uri, snapshot, doc, generation](const std::atomic<bool> &cancelled) {
+        {
+          std::lock_guard<std::mutex> lock(doc->mutex);
+          ++doc->counters.started;
+        }
+        callbacks.compileStarted(uri, snapshot->version);
+        std::shared_ptr<const CompileResult> result = doc->compiler.compile(
+            *snapshot, generation, cancelled,
+            [&](StageId stage) { callbacks.stageStarted(uri, stage); });
+        callbacks.compileEnded(uri, !result);
+        std::lock_guard<std::mutex> lock(doc->mutex);
+        if (!result) {
+          ++doc->counters.cancelled;
+          return;
+        }
+        ++doc->counters.finished;
+        doc->counters.cachedProducts = doc->compiler.cachedProducts();
+        doc->latest = result;
+        doc->compiled.notify_all();
+        // Never publish for a version the client has already replaced.
+        std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
+        if (cancelled.load() || doc->closed || !current ||
+            current->version != snapshot->version ||
+            doc->generation != generation)
+          return;
+        callbacks.publishDiagnostics(uri, snapshot->version,
+                                     collectDiagnostics(*result, encoding()));
+      },
+      immediate);
+}
+
+std::shared_ptr<const Analysis> AccyServer::analysis(const std::string &uri) {
+  std::shared_ptr<const DocumentSnapshot> snapshot = store.get(uri);
+  std::shared_ptr<DocumentState> doc = state(uri);
+  if (!snapshot || !doc)
+    return nullptr;
+  uint64_t generation;
+  {
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    if (doc->analysis && doc->analysis->document().version == snapshot->version &&
+        doc->analysis->generation() == doc->generation &&
+        doc->analysis->encoding() == encoding())
+      return doc->analysis;
+    generation = doc->generation;
+  }
+  std::shared_ptr<const Analysis> fresh = Analysis::build(
+      *snapshot, options.compile.includeDirs, encoding(), generation);
+  std::lock_guard<std::mutex> lock(doc->mutex);
+  if (!doc->analysis ||
+      doc->analysis->document().version <= snapshot->version)
+    doc->analysis = fresh;
+  return fresh;
+}
+
+std::shared_ptr<const CompileResult>
+AccyServer::waitForCompile(const std::string &uri, const CancelFlag &cancelled) {
+  std::shared_ptr<const DocumentSnapshot> snapshot = store.get(uri);
+  std::shared_ptr<DocumentState> doc = state(uri);
+  if (!snapshot || !doc)
+    return nullptr;
+  std::unique_lock<std::mutex> lock(doc->mutex);
+  uint64_t generation = doc->generation;
+  auto ready = [&] {
+    return doc->closed || (cancelled && cancelled->load()) ||
+           (doc->latest && doc->latest->document().version >= snapshot->version &&
+            doc->latest->generation() >= generation);
+  };
+  // Cancellation is a flag, not a notification: look at it now and then.
+  while (!doc->compiled.wait_for(lock, std::chrono::milliseconds(20), ready)) {
+  }
+  if (doc->closed || (cancelled && cancelled->load()))
+    return nullptr;
+  return doc->latest;
+}
+
+void AccyServer::onFrontendPool(std::function<void()> work) {
+  frontendPool.async(std::move(work));
+}
+
+void AccyServer::onStagePool(std::function<void()> work) {
+  stagePool.async(std::move(work));
+}
+
+static ServerError notOpen(const std::string &uri) {
+  return {ServerError::Kind::NotOpen, "document not open: " + uri};
+}
+
+static ServerError waitFailed(const AccyServer::CancelFlag &cancelled,
+                              const std::string &uri) {
+  if (cancelled && cancelled->load())
+    return {ServerError::Kind::Cancelled, "request cancelled"};
+  return {ServerError::Kind::NotOpen, "document closed: " + uri};
+}
+
+template <typename T, typename F>
+void AccyServer::withAnalysis(const std::string &uri, Callback<T> reply,
+                              F &&compute) {
+  onFrontendPool([this, uri, reply = std::move(reply),
+                  compute = std::forward<F>(compute)] {
+    std::shared_ptr<const Analysis> a = analysis(uri);
+    if (!a)
+      return reply(notOpen(uri));
+    reply(compute(*a));
+  });
+}
+
+void AccyServer::hover(const std::string &uri, Position pos,
+                       CancelFlag cancelled,
+                       Callback<std::optional<Hover>> reply) {
+  onFrontendPool([this, uri, pos, cancelled, reply = std::move(reply)] {
+    std::shared_ptr<const Analysis> a = analysis(uri);
+    if (!a)
+      return reply(notOpen(uri));
+    if (hoverNeed(*a, pos) != HoverNeed::Stages)
+      return reply(findHover(*a, nullptr, pos));
+    // Only this kind of hover waits, and not on the frontend's pool.
+    onStagePool([this, uri, a, pos, cancelled, reply] {
+      std::shared_ptr<const CompileResult> compiled =
+          waitForCompile(uri, cancelled);
+      if (!compiled)
+        return reply(waitFailed(cancelled, uri));
+      bool sameVersion =
+          compiled->document().version == a->document().version &&
+          compiled->document().text == a->document().text;
+      reply(findHover(*a, sameVersion ? compiled.get() : nullptr, pos));
+    });
+  });
+}
+
+void AccyServer::inlayHints(const std::string &uri, Range range,
+                            Callback<std::vector<InlayHint>> reply) {
+  withAnalysis(uri, std::move(reply), [range](const Analysis &a) {
+    return findInlayHints(a, range);
+  });
+}
+
+void AccyServer::documentSymbols(const std::string &uri,
+                                 Callback<std::vector<DocumentSymbol>> reply) {
+  withAnalysis(uri, std::move(reply),
+               [](const Analysis &a) { return findDocumentSymbols(a); });
+}
+
+void AccyServer::definition(const std::string &uri, Position pos,
+                            Callback<std::optional<Location>> reply) {
+  withAnalysis(uri, std::move(reply),
+               [pos](const Analysis &a) { return findDefinition(a, pos); });
+}
+
+void AccyServer::semanticTokens(const std::string &uri,
+                                Callback<std::vector<uint32_t>> reply) {
+  withAnalysis(uri, std::move(reply),
+               [](const Analysis &a) { return findSemanticTokens(a); });
+}
+
+void AccyServer::completion(const std::string &uri, Position pos,
+                            Callback<std::vector<CompletionItem>> reply) {
+  withAnalysis(uri, std::move(reply),
+               [pos](const Analysis &a) { return findCompletions(a, pos); });
+}
+
+void AccyServer::signatureHelp(const std::string &uri, Position pos,
+                               Callback<std::optional<SignatureHelp>> reply) {
+  withAnalysis(uri, std::move(reply),
+               [pos](const Analysis &a) { return findSignatureHelp(a, pos); });
+}
+
+void AccyServer::diagnostics(const std::string &uri, CancelFlag cancelled,
+                             Callback<std::vector<lsp::Diagnostic>> reply) {
+  onStagePool([this, uri, cancelled, reply = std::move(reply)] {
+    std::shared_ptr<const CompileResult> compiled =
+        waitForCompile(uri, cancelled);
+    if (!compiled)
+      return reply(waitFailed(cancelled, uri));
+    reply(collectDiagnostics(*compiled, encoding()));
+  });
+}
+
+void AccyServer::stageOutput(const std::string &uri, std::string kernel,
+                             std::string stage, CancelFlag cancelled,
+                             Callback<std::string> reply) {
+  onStagePool([this, uri, kernel, stage, cancelled, reply = std::move(reply)] {
+    std::shared_ptr<const CompileResult> compiled =
+        waitForCompile(uri, cancelled);
+    if (!compiled)
+      return reply(waitFailed(cancelled, uri));
+    llvm::Expected<std::string> text =
+        findStageOutput(*compiled, kernel, stage);
+    if (!text)
+      return reply(ServerError{ServerError::Kind::InvalidArgument,
+                               llvm::toString(text.takeError())});
+    reply(std::move(*text));
+  });
+}
+
+void AccyServer::stats(const std::string &uri, CancelFlag cancelled,
+                       Callback<Stats> reply) {
+  onStagePool([this, uri, cancelled, reply = std::move(reply)] {
+    std::shared_ptr<const CompileResult> compiled =
+        waitForCompile(uri, cancelled);
+    std::shared_ptr<DocumentState> doc = state(uri);
+    if (!compiled || !doc)
+      return reply(waitFailed(cancelled, uri));
+    Stats stats;
+    stats.compile = compiled;
+    stats.debounce = scheduler.debounceOf(uri);
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    stats.counters = doc->counters;
+    reply(std::move(stats));
+  });
+}

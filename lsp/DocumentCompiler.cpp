@@ -1,0 +1,121 @@
+//===- DocumentCompiler.cpp - One document through the seven stages -------===//
+
+#include "DocumentCompiler.h"
+
+#include "accy/Pipeline/Product.h"
+#include "accy/Pipeline/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <chrono>
+
+using namespace accy;
+using namespace accy::lsp;
+
+mlir::ModuleOp CompileResult::product(StageId stage) const {
+  if (stage == StageId::Semantic)
+    return semanticStage->product(StageId::Semantic);
+  const auto &p = products[stageIndex(stage)];
+  return p ? *const_cast<mlir::OwningOpRef<mlir::ModuleOp> &>(p)
+           : mlir::ModuleOp();
+}
+
+std::vector<FailureRecord> CompileResult::failures() const {
+  std::vector<FailureRecord> all;
+  for (const StageRecord &record : records)
+    all.insert(all.end(), record.failures.begin(), record.failures.end());
+  return all;
+}
+
+DocumentCompiler::DocumentCompiler(CompileOptions options,
+                                   llvm::ThreadPoolInterface *pool)
+    : options(std::move(options)) {
+  mlir::DialectRegistry registry;
+  registerAccyDialects(registry);
+  context = std::make_shared<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  // Kernels of one stage compile in parallel on the server's shared pool
+  // rather than on a pool per document.
+  if (pool)
+    context->setThreadPool(*pool);
+  context->printOpOnDiagnostic(false);
+  context->printStackTraceOnDiagnostic(false);
+}
+
+DocumentCompiler::~DocumentCompiler() = default;
+
+std::shared_ptr<const CompileResult>
+DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
+                          const std::atomic<bool> &cancelled,
+                          const StageCallback &onStage) {
+  auto start = std::chrono::steady_clock::now();
+  auto result = std::make_shared<CompileResult>();
+  result->context = context;
+  result->snapshot = document;
+  result->compileGeneration = generation;
+
+  onStage(StageId::Semantic);
+  CompileOptions semanticOnly = options;
+  semanticOnly.stopAfter = StageId::Semantic;
+  Compiler frontend(*context, semanticOnly);
+  result->semanticStage = std::make_unique<Compilation>(
+      frontend.compileBuffer(document.path, document.text));
+  result->records[stageIndex(StageId::Semantic)] =
+      result->semanticStage->record(StageId::Semantic);
+  for (StageId stage : kAllStages)
+    result->records[stageIndex(stage)].stage = stage;
+
+  // The stages after semantic, as Compiler::runStages runs them, with a
+  // check for a newer version between stages.
+  bool ok = result->semanticStage->succeeded();
+  for (StageId stage : kAllStages) {
+    if (stage == StageId::Semantic || !ok ||
+        stageIndex(stage) > stageIndex(options.stopAfter))
+      continue;
+    if (cancelled.load())
+      return nullptr;
+    onStage(stage);
+    mlir::ModuleOp input = result->product(*previousStage(stage));
+    StageOutput out =
+        runStage(stage, input, options.stages,
+                 &result->semanticStage->sourceMap(), &cache);
+    StageRecord &record = result->records[stageIndex(stage)];
+    record = std::move(out.record);
+    if (!out.product) {
+      ok = false;
+      continue;
+    }
+    if (llvm::Error err = verifyChain(input, *out.product)) {
+      record.failInternally(llvm::toString(std::move(err)));
+      ok = false;
+      continue;
+    }
+    result->products[stageIndex(stage)] = std::move(out.product);
+  }
+  result->elapsed = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  if (ok)
+    trimCache(*result);
+  return result;
+}
+
+void DocumentCompiler::trimCache(const CompileResult &latest) {
+  size_t live = 0;
+  for (StageId stage : kAllStages)
+    if (stage != StageId::Semantic && latest.product(stage))
+      live += kernelModules(latest.product(stage)).size();
+  // Rebuilding costs a clone per product: do it only once the products of
+  // older versions outnumber the live ones.
+  if (cache.size() <= 2 * live + 16)
+    return;
+  ProductCache trimmed;
+  for (StageId stage : kAllStages) {
+    if (stage == StageId::Semantic || !latest.product(stage))
+      continue;
+    for (mlir::ModuleOp kernel : kernelModules(latest.product(stage)))
+      trimmed.store(kernelKey(kernel), kernel);
+  }
+  cache = std::move(trimmed);
+}

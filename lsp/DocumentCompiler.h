@@ -1,0 +1,85 @@
+//===- DocumentCompiler.h - One document through the seven stages -*- C++ -*-===//
+//
+// Compiles successive versions of one document with the shared core,
+// stage by stage, so that a newer edit can stop an older compile between
+// stages and progress can be reported per stage. Kernel products are reused
+// by product key from the document's own cache (ARCHITECTURE.md,
+// "Incrementality"); the cache is trimmed to the products of the latest
+// complete compile when it grows, so memory stays bounded while editing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_LSP_DOCUMENTCOMPILER_H
+#define ACCY_LSP_DOCUMENTCOMPILER_H
+
+#include "DocumentStore.h"
+
+#include "accy/Pipeline/Compiler.h"
+
+#include "llvm/Support/ThreadPool.h"
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace accy::lsp {
+
+/// One compile of one document version. Holds the MLIR context its
+/// products live in, so it may outlive the compiler that made it.
+class CompileResult {
+public:
+  const DocumentSnapshot &document() const { return snapshot; }
+  uint64_t generation() const { return compileGeneration; }
+  /// The semantic stage: frontend diagnostics, sources, source map.
+  const Compilation &semantic() const { return *semanticStage; }
+  mlir::ModuleOp product(StageId stage) const;
+  const StageRecord &record(StageId stage) const {
+    return records[stageIndex(stage)];
+  }
+  const std::array<StageRecord, kNumStages> &allRecords() const {
+    return records;
+  }
+  std::vector<FailureRecord> failures() const;
+  /// Wall time of the whole compile.
+  double seconds() const { return elapsed; }
+
+private:
+  friend class DocumentCompiler;
+  std::shared_ptr<mlir::MLIRContext> context; // Destroyed last.
+  DocumentSnapshot snapshot;
+  uint64_t compileGeneration = 0;
+  std::unique_ptr<Compilation> semanticStage;
+  std::array<mlir::OwningOpRef<mlir::ModuleOp>, kNumStages> products;
+  std::array<StageRecord, kNumStages> records;
+  double elapsed = 0;
+};
+
+class DocumentCompiler {
+public:
+  /// Called before each stage runs.
+  using StageCallback = std::function<void(StageId stage)>;
+
+  DocumentCompiler(CompileOptions options, llvm::ThreadPoolInterface *pool);
+  ~DocumentCompiler();
+
+  /// Compiles `document` through every stage; null when `cancelled` was set
+  /// before the compile finished (a newer version is coming).
+  std::shared_ptr<const CompileResult>
+  compile(const DocumentSnapshot &document, uint64_t generation,
+          const std::atomic<bool> &cancelled, const StageCallback &onStage);
+
+  /// Kernel products held for reuse.
+  size_t cachedProducts() const { return cache.size(); }
+
+private:
+  void trimCache(const CompileResult &latest);
+
+  CompileOptions options;
+  std::shared_ptr<mlir::MLIRContext> context;
+  ProductCache cache;
+};
+
+} // namespace accy::lsp
+
+#endif // ACCY_LSP_DOCUMENTCOMPILER_H

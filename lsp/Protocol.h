@@ -1,0 +1,111 @@
+//===- Protocol.h - The LSP types the server produces -----------*- C++ -*-===//
+//
+// Plain structs for what the features return; the protocol layer
+// (LSPServer.cpp) turns them into JSON with the to_json functions declared
+// here. Positions are already in the negotiated encoding.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_LSP_PROTOCOL_H
+#define ACCY_LSP_PROTOCOL_H
+
+#include "LineIndex.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace accy::lsp {
+
+struct Location {
+  std::string uri;
+  Range range;
+};
+
+struct DiagnosticRelatedInformation {
+  Location location;
+  std::string message;
+};
+
+enum class DiagnosticSeverity { Error = 1, Warning = 2, Information = 3 };
+
+struct Diagnostic {
+  Range range;
+  DiagnosticSeverity severity = DiagnosticSeverity::Error;
+  std::string code;
+  /// The stage pipeline ("accy-choir-contract"), or "accy-frontend".
+  std::string source;
+  std::string message;
+  std::vector<DiagnosticRelatedInformation> relatedInformation;
+};
+
+struct Hover {
+  std::string markdown;
+  std::optional<Range> range;
+};
+
+struct InlayHint {
+  Position position;
+  std::string label;
+};
+
+/// LSP SymbolKind values used here.
+enum class SymbolKind { Function = 12, Variable = 13, Constant = 14, Event = 24,
+                        TypeParameter = 26, Module = 2, Field = 8 };
+
+struct DocumentSymbol {
+  std::string name;
+  std::string detail;
+  SymbolKind kind = SymbolKind::Variable;
+  Range range, selectionRange;
+  std::vector<DocumentSymbol> children;
+};
+
+/// LSP CompletionItemKind values used here.
+enum class CompletionKind { Function = 3, Variable = 6, Keyword = 14,
+                            Constant = 21, TypeParameter = 25 };
+
+struct CompletionItem {
+  std::string label;
+  CompletionKind kind = CompletionKind::Variable;
+  std::string detail;
+  std::string documentation;
+};
+
+struct ParameterInformation {
+  /// [start, end) in the signature label, in UTF-16 code units.
+  std::pair<unsigned, unsigned> label;
+};
+
+struct SignatureInformation {
+  std::string label;
+  std::string documentation;
+  std::vector<ParameterInformation> parameters;
+};
+
+struct SignatureHelp {
+  std::vector<SignatureInformation> signatures;
+  unsigned activeParameter = 0;
+};
+
+void to_json(nlohmann::json &j, const Position &p);
+void to_json(nlohmann::json &j, const Range &r);
+void to_json(nlohmann::json &j, const Location &l);
+void to_json(nlohmann::json &j, const Diagnostic &d);
+void to_json(nlohmann::json &j, const Hover &h);
+void to_json(nlohmann::json &j, const InlayHint &h);
+void to_json(nlohmann::json &j, const DocumentSymbol &s);
+void to_json(nlohmann::json &j, const CompletionItem &c);
+void to_json(nlohmann::json &j, const SignatureHelp &s);
+
+/// Reads {line, character}; throws nlohmann's type_error when malformed
+/// (the RPC layer answers InvalidParams).
+Position positionFromJson(const nlohmann::json &j);
+Range rangeFromJson(const nlohmann::json &j);
+
+} // namespace accy::lsp
+
+#endif // ACCY_LSP_PROTOCOL_H

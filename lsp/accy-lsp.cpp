@@ -1,0 +1,129 @@
+//===- accy-lsp.cpp - The Accy language server ----------------------------===//
+
+#include "Check.h"
+#include "LSPServer.h"
+
+#include "accy/Config.h"
+#include "accy/Pipeline/BuildId.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace accy;
+using namespace accy::lsp;
+
+static const char *kUsage =
+    "usage: accy-lsp [options]\n"
+    "  (no option)        serve LSP over stdin/stdout\n"
+    "  --listen PORT      serve one client over TCP on 127.0.0.1:PORT\n"
+    "                     (0: any free port, printed on stderr)\n"
+    "  --check FILE       run every feature on FILE and print the results\n"
+    "  -I DIR             search DIR for imports\n"
+    "  --target LIST      targets of the compile (default host,sm_90)\n"
+    "  --version, --help\n";
+
+namespace {
+struct Arguments {
+  std::optional<uint16_t> listenPort;
+  std::optional<std::string> checkFile;
+  ServerOptions server;
+};
+} // namespace
+
+/// Parses the command line; prints usage and returns nullopt when wrong.
+static std::optional<Arguments> parseArguments(int argc, char **argv) {
+  Arguments args;
+  args.server.compile.stages.targets = {"host", "sm_90"};
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    auto value = [&]() -> std::optional<llvm::StringRef> {
+      if (i + 1 >= argc)
+        return std::nullopt;
+      return llvm::StringRef(argv[++i]);
+    };
+    if (arg == "--listen") {
+      auto v = value();
+      unsigned port = 0;
+      if (!v || v->getAsInteger(10, port) || port > 65535) {
+        llvm::errs() << "accy-lsp: --listen needs a port number\n" << kUsage;
+        return std::nullopt;
+      }
+      args.listenPort = port;
+    } else if (arg == "--check") {
+      auto v = value();
+      if (!v) {
+        llvm::errs() << "accy-lsp: --check needs a file\n" << kUsage;
+        return std::nullopt;
+      }
+      args.checkFile = v->str();
+    } else if (arg == "-I") {
+      auto v = value();
+      if (!v) {
+        llvm::errs() << "accy-lsp: -I needs a directory\n" << kUsage;
+        return std::nullopt;
+      }
+      args.server.compile.includeDirs.push_back(v->str());
+    } else if (arg == "--target") {
+      auto v = value();
+      llvm::SmallVector<llvm::StringRef> parts;
+      if (v)
+        v->split(parts, ',', -1, /*KeepEmpty=*/false);
+      if (parts.empty()) {
+        llvm::errs() << "accy-lsp: --target needs a list of targets\n";
+        return std::nullopt;
+      }
+      args.server.compile.stages.targets.clear();
+      for (llvm::StringRef p : parts)
+        args.server.compile.stages.targets.push_back(p.trim().str());
+    } else {
+      llvm::errs() << "accy-lsp: unknown argument '" << arg << "'\n" << kUsage;
+      return std::nullopt;
+    }
+  }
+  return args;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      llvm::outs() << kUsage;
+      return 0;
+    }
+    if (arg == "--version") {
+      llvm::outs() << "accy-lsp " << ACCY_VERSION << " (revision "
+                   << ACCY_REVISION << ")\nbuild id " << compilerBuildId()
+                   << "\n";
+      return 0;
+    }
+  }
+  std::optional<Arguments> args = parseArguments(argc, argv);
+  if (!args)
+    return 2;
+  // A pass that crashes becomes an internal failure of its kernel, shown
+  // as a diagnostic, instead of taking the editor's server down.
+  llvm::CrashRecoveryContext::Enable();
+  args->server.compile.stages.buildId = compilerBuildId();
+
+  if (args->checkFile)
+    return runCheck(*args->checkFile, args->server);
+
+  std::unique_ptr<Transport> transport;
+  if (args->listenPort) {
+    std::string error;
+    transport = createLoopbackTransport(*args->listenPort, error);
+    if (!transport) {
+      llvm::errs() << "accy-lsp: " << error << "\n";
+      return 2;
+    }
+  } else {
+    transport = createStdioTransport();
+  }
+  LSPServer server(*transport, args->server);
+  return server.run();
+}
