@@ -298,7 +298,8 @@ void LSPServer::compileEnded(const std::string &uri, bool cancelled) {
 
 void LSPServer::onHover(const json &params, Reply reply) {
   Position pos = positionFromJson(params.at("position"));
-  server->hover(uriOf(params), pos, reply.cancelFlag(),
+  AccyServer::CancelFlag cancelled = reply.cancelFlag();
+  server->hover(uriOf(params), pos, cancelled,
                 replyWithOptional<Hover>(std::move(reply)));
 }
 
@@ -344,8 +345,9 @@ void LSPServer::onSignatureHelp(const json &params, Reply reply) {
 }
 
 void LSPServer::onDiagnostic(const json &params, Reply reply) {
+  AccyServer::CancelFlag cancelled = reply.cancelFlag();
   server->diagnostics(
-      uriOf(params), reply.cancelFlag(),
+      uriOf(params), cancelled,
       replyWith<std::vector<lsp::Diagnostic>>(
           std::move(reply), [](const std::vector<lsp::Diagnostic> &items) {
             return json{{"kind", "full"}, {"items", items}};
@@ -353,9 +355,10 @@ void LSPServer::onDiagnostic(const json &params, Reply reply) {
 }
 
 void LSPServer::onStageOutput(const json &params, Reply reply) {
+  AccyServer::CancelFlag cancelled = reply.cancelFlag();
   server->stageOutput(
       params.at("uri").get<std::string>(), params.at("kernel").get<std::string>(),
-      params.at("stage").get<std::string>(), reply.cancelFlag(),
+      params.at("stage").get<std::string>(), cancelled,
       replyWith<std::string>(std::move(reply), [](const std::string &text) {
         return json{{"text", text}};
       }));
@@ -373,8 +376,9 @@ static json kernelRecordsJson(const StageRecord &record) {
 
 void LSPServer::onStats(const json &params, Reply reply) {
   std::string uri = params.at("uri").get<std::string>();
+  AccyServer::CancelFlag cancelled = reply.cancelFlag();
   server->stats(
-      uri, reply.cancelFlag(),
+      uri, cancelled,
       replyWith<AccyServer::Stats>(
           std::move(reply), [](const AccyServer::Stats &stats) {
             json stages = json::array();

@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <type_traits>
 #include <unistd.h>
 
 using namespace accy::lsp;
@@ -24,9 +25,15 @@ namespace {
 template <typename In, typename Out>
 class StreamTransport final : public Transport {
 public:
+  /// `ownedOut` is null when `in` is also the output (a socket).
   StreamTransport(std::unique_ptr<asio::io_context> io, std::unique_ptr<In> in,
-                  Out *out)
-      : io(std::move(io)), in(std::move(in)), out(out) {}
+                  std::unique_ptr<Out> ownedOut)
+      : io(std::move(io)), in(std::move(in)), ownedOut(std::move(ownedOut)) {
+    if constexpr (std::is_same_v<In, Out>)
+      out = this->ownedOut ? this->ownedOut.get() : this->in.get();
+    else
+      out = this->ownedOut.get();
+  }
 
   void run(const std::function<bool(FramedMessage)> &onMessage) override {
     char chunk[64 * 1024];
@@ -50,12 +57,12 @@ public:
     return !ec;
   }
 
-  std::unique_ptr<Out> ownedOut;
-
 private:
+  // The streams deregister from the io_context when destroyed: it goes last.
   std::unique_ptr<asio::io_context> io;
   std::unique_ptr<In> in;
-  Out *out;
+  std::unique_ptr<Out> ownedOut;
+  Out *out = nullptr;
   std::mutex writeMutex;
   MessageFramer framer;
 };
@@ -71,11 +78,8 @@ std::unique_ptr<Transport> accy::lsp::createStdioTransport() {
   // would corrupt the framing: send it to stderr instead.
   std::fflush(stdout);
   ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  Descriptor *outPtr = out.get();
-  auto transport = std::make_unique<StreamTransport<Descriptor, Descriptor>>(
-      std::move(io), std::move(in), outPtr);
-  transport->ownedOut = std::move(out);
-  return transport;
+  return std::make_unique<StreamTransport<Descriptor, Descriptor>>(
+      std::move(io), std::move(in), std::move(out));
 }
 
 std::unique_ptr<Transport>
@@ -106,7 +110,7 @@ accy::lsp::createLoopbackTransport(uint16_t port, std::string &error) {
     error = "accepting a connection failed: " + ec.message();
     return nullptr;
   }
-  tcp::socket *raw = socket.get();
+  // The acceptor closes here: the server serves this one client.
   return std::make_unique<StreamTransport<tcp::socket, tcp::socket>>(
-      std::move(io), std::move(socket), raw);
+      std::move(io), std::move(socket), nullptr);
 }

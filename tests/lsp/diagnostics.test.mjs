@@ -1,0 +1,152 @@
+// Diagnostics of each kind, introduced by an edit after multi-byte and
+// astral-plane characters, on the right UTF-16 range; their clearing; and
+// versioned publishing that never shows a stale version.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Session, inputs, uriOf, positionOf, utf8PositionOf } from './harness.mjs';
+
+const uri = uriOf(path.join(inputs, 'edited.accy'));
+
+// The comment before the expression holds 2-byte (é), 3-byte (€) and
+// 4-byte (😀, two UTF-16 units) characters, so UTF-16, UTF-8 and byte
+// columns all differ.
+const good = 'kernel k(x: f32[N]) -> f32[N] {\n' +
+             '  /* é€😀 */ return exp(x) + x;\n' +
+             '}\n';
+
+/// Replaces the first `from` by `to`: the change and the new text.
+function replace(text, from, to) {
+  const start = positionOf(text, from);
+  return [{ range: { start, end: { line: start.line, character: start.character + from.length } }, text: to },
+          text.replace(from, to)];
+}
+
+async function opened(capabilities) {
+  const s = new Session();
+  await s.initialize(capabilities);
+  s.open(uri, good);
+  assert.deepEqual((await s.diagnosticsFor(uri, 1)).diagnostics, []);
+  return s;
+}
+
+/// Edits, waits for the version's diagnostics, checks the one error.
+async function expectError(s, change, text, { source, code, at, length }) {
+  const version = s.change(uri, [change]);
+  const { diagnostics } = await s.diagnosticsFor(uri, version);
+  assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
+  const [d] = diagnostics;
+  assert.equal(d.source, source);
+  assert.equal(d.code, code);
+  assert.equal(d.severity, 1);
+  const start = positionOf(text, at);
+  assert.deepEqual(d.range, { start, end: { line: start.line, character: start.character + length } });
+  return d;
+}
+
+test('a frontend error, a verifier failure and a pass failure, each on its UTF-16 range, then cleared', async () => {
+  const s = await opened({});
+  try {
+    // Frontend: an unknown name.
+    let [change, text] = replace(good, 'exp(x) + x', 'exp(x) + y');
+    let d = await expectError(s, change, text,
+      { source: 'accy-frontend', code: 'E0022', at: 'y;', length: 1 });
+    assert.match(d.message, /'y'/);
+
+    // Cleared when fixed: an empty list for the new version.
+    [change, text] = replace(text, 'exp(x) + y', 'exp(x) + x');
+    let version = s.change(uri, [change]);
+    assert.deepEqual((await s.diagnosticsFor(uri, version)).diagnostics, []);
+
+    // Verifier failure in the tensor stage: an f16 -> bf16 cast.
+    const cast = 'kernel k(x: f16[N]) -> bf16[N] {\n  /* é€😀 */ return cast<bf16>(x);\n}\n';
+    version = s.change(uri, [{ text: cast }]);
+    let published = await s.diagnosticsFor(uri, version);
+    assert.equal(published.diagnostics.length, 1, JSON.stringify(published));
+    d = published.diagnostics[0];
+    assert.equal(d.source, 'accy-choir-tensor');
+    assert.match(d.message, /verifier failure/);
+    const castAt = positionOf(cast, 'cast<bf16>(x)');
+    assert.deepEqual(d.range, { start: castAt, end: { line: castAt.line, character: castAt.character + 'cast<bf16>(x)'.length } });
+
+    // Pass failure in the target stage: exp on f64.
+    const f64 = 'kernel k(x: f64[N]) -> f64[N] {\n  /* é€😀 */ return exp(x);\n}\n';
+    version = s.change(uri, [{ text: f64 }]);
+    published = await s.diagnosticsFor(uri, version);
+    assert.equal(published.diagnostics.length, 1, JSON.stringify(published));
+    d = published.diagnostics[0];
+    assert.equal(d.source, 'accy-choir-target');
+    assert.equal(d.code, 'accy-choir-legalize-math');
+    assert.match(d.message, /pass failure in kernel 'k'/);
+    const expAt = positionOf(f64, 'exp(x)');
+    assert.deepEqual(d.range, { start: expAt, end: { line: expAt.line, character: expAt.character + 6 } });
+
+    // Pull diagnostics agree with the pushed ones.
+    const pulled = await s.request('textDocument/diagnostic', { textDocument: { uri } });
+    assert.equal(pulled.kind, 'full');
+    assert.deepEqual(pulled.items, published.diagnostics);
+
+    version = s.change(uri, [{ text: good }]);
+    assert.deepEqual((await s.diagnosticsFor(uri, version)).diagnostics, []);
+    assert.deepEqual((await s.request('textDocument/diagnostic', { textDocument: { uri } })).items, []);
+  } finally {
+    s.kill();
+  }
+});
+
+test('notes become relatedInformation', async () => {
+  const s = await opened({});
+  try {
+    const text = 'kernel k(x: f32[N]) -> f32[N] {\n  let a = x;\n  let a = x;\n  return a;\n}\n';
+    const version = s.change(uri, [{ text }]);
+    const { diagnostics } = await s.diagnosticsFor(uri, version);
+    const d = diagnostics.find((x) => x.code === 'E0020' || x.code === 'E0021');
+    assert.ok(d, JSON.stringify(diagnostics));
+    assert.ok(d.relatedInformation?.length >= 1);
+    assert.equal(d.relatedInformation[0].location.uri, uri);
+    assert.equal(d.relatedInformation[0].location.range.start.line, 1);
+  } finally {
+    s.kill();
+  }
+});
+
+test('with UTF-8 negotiated, positions count bytes', async () => {
+  const s = await opened({ general: { positionEncodings: ['utf-8', 'utf-16'] } });
+  try {
+    const text = good.replace('exp(x) + x', 'exp(x) + y');
+    const start = utf8PositionOf(good, 'x;');
+    const version = s.change(uri, [{ range: { start, end: { line: start.line, character: start.character + 1 } }, text: 'y' }]);
+    const { diagnostics } = await s.diagnosticsFor(uri, version);
+    assert.equal(diagnostics.length, 1);
+    assert.deepEqual(diagnostics[0].range.start, utf8PositionOf(text, 'y;'));
+  } finally {
+    s.kill();
+  }
+});
+
+test('a burst of edits publishes only for the newest version', async () => {
+  const s = await opened({});
+  try {
+    let text = good;
+    let version;
+    // Five edits in one go, each typing one more character of a comment.
+    for (const ch of ['é', '😀', 'a', '€', 'b']) {
+      const end = positionOf(text, ' */');
+      version = s.change(uri, [{ range: { start: end, end }, text: ch }]);
+      text = text.replace(' */', ch + ' */');
+    }
+    const last = await s.diagnosticsFor(uri, version);
+    assert.deepEqual(last.diagnostics, []);
+    const versions = s.diagnostics.filter((d) => d.uri === uri).map((d) => d.version);
+    assert.deepEqual(versions, [1, version], 'no diagnostics for a replaced version');
+    const stats = await s.stats(uri);
+    assert.equal(stats.version, version);
+    // The text the server holds is the one the edits made: the comment is
+    // where the client put it, so `exp(x)` hovers at the same UTF-16 column.
+    const hover = await s.request('textDocument/hover', { textDocument: { uri }, position: positionOf(text, 'exp(x)') });
+    assert.match(hover.contents.value, /f32\[N\]/);
+    assert.deepEqual(hover.range.start, positionOf(text, 'exp(x)'));
+  } finally {
+    s.kill();
+  }
+});

@@ -1,0 +1,138 @@
+// Drives the real accy-lsp binary through vscode-jsonrpc and the LSP
+// protocol types, as an editor would. ACCY_LSP names the binary.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import rpc from 'vscode-jsonrpc/node.js';
+import lsp from 'vscode-languageserver-protocol';
+
+export const inputs = path.join(path.dirname(fileURLToPath(import.meta.url)), 'inputs');
+export const uriOf = (file) => pathToFileURL(file).href;
+export const { ErrorCodes, LSPErrorCodes } = lsp;
+
+export function serverPath() {
+  const server = process.env.ACCY_LSP;
+  if (!server) throw new Error('set ACCY_LSP to the accy-lsp binary');
+  return server;
+}
+
+/// A running server and a client connection to it.
+export class Session {
+  constructor(args = []) {
+    this.process = spawn(serverPath(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.stderr = '';
+    this.process.stderr.on('data', (d) => { this.stderr += d; });
+    this.exited = once(this.process, 'exit').then(([code]) => code);
+    this.connection = rpc.createMessageConnection(
+      new rpc.StreamMessageReader(this.process.stdout),
+      new rpc.StreamMessageWriter(this.process.stdin));
+    this.diagnostics = [];       // every publishDiagnostics, in order
+    this.progress = [];          // every $/progress value
+    this.waiters = [];
+    this.connection.onNotification('textDocument/publishDiagnostics', (p) => {
+      this.diagnostics.push(p);
+      this.wake();
+    });
+    this.connection.onNotification('$/progress', (p) => { this.progress.push(p); this.wake(); });
+    this.connection.onNotification('window/logMessage', () => {});
+    this.connection.onRequest('window/workDoneProgress/create', () => null);
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.listen();
+    this.versions = new Map();
+  }
+
+  wake() {
+    for (const w of [...this.waiters]) w();
+  }
+
+  /// Resolves when `predicate()` holds (checked after every notification).
+  until(predicate, what, timeoutMs = 20000) {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const value = predicate();
+        if (value) {
+          this.waiters = this.waiters.filter((w) => w !== check);
+          clearTimeout(timer);
+          resolve(value);
+        }
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== check);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  async initialize(capabilities = {}) {
+    const result = await this.connection.sendRequest('initialize', {
+      processId: process.pid, rootUri: null,
+      capabilities: { window: { workDoneProgress: true }, ...capabilities },
+    });
+    this.connection.sendNotification('initialized', {});
+    return result;
+  }
+
+  open(uri, text, version = 1) {
+    this.versions.set(uri, version);
+    this.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'accy', version, text },
+    });
+    return version;
+  }
+
+  /// Sends one didChange with `changes`; returns the new version.
+  change(uri, changes) {
+    const version = this.versions.get(uri) + 1;
+    this.versions.set(uri, version);
+    this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version }, contentChanges: changes,
+    });
+    return version;
+  }
+
+  /// The diagnostics published for `uri` at `version`.
+  diagnosticsFor(uri, version) {
+    return this.until(() => this.diagnostics.find((d) => d.uri === uri && d.version === version),
+      `diagnostics of ${uri} version ${version}`);
+  }
+
+  request(method, params) {
+    return this.connection.sendRequest(method, params);
+  }
+
+  stats(uri) {
+    return this.request('accy/stats', { uri });
+  }
+
+  async shutdownAndExit() {
+    await this.request('shutdown', null);
+    this.connection.sendNotification('exit');
+    return this.exited;
+  }
+
+  kill() {
+    this.connection.dispose();
+    this.process.kill();
+  }
+}
+
+/// The UTF-16 position (what JavaScript strings index) of `needle` in text.
+export function positionOf(text, needle, occurrence = 0) {
+  let index = -1;
+  for (let i = 0; i <= occurrence; ++i) {
+    index = text.indexOf(needle, index + 1);
+    if (index < 0) throw new Error(`'${needle}' not in the text`);
+  }
+  const before = text.slice(0, index).split('\n');
+  return { line: before.length - 1, character: before[before.length - 1].length };
+}
+
+/// The same position in UTF-8 bytes.
+export function utf8PositionOf(text, needle) {
+  const { line, character } = positionOf(text, needle);
+  const lineText = text.split('\n')[line];
+  return { line, character: Buffer.byteLength(lineText.slice(0, character), 'utf8') };
+}

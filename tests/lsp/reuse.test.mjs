@@ -1,0 +1,62 @@
+// Per-kernel reuse, observed through accy/stats: after an edit inside one
+// kernel only that kernel is compiled again after `semantic`; after a
+// comment edit no kernel is.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Session, inputs, uriOf, positionOf } from './harness.mjs';
+
+const LATER_STAGES = ['contract', 'tensor', 'dispatch', 'memory', 'kernel', 'target'];
+
+/// { kernel: { stage: status } } of the latest compile.
+function statuses(stats) {
+  const out = {};
+  for (const stage of stats.stages)
+    for (const k of stage.kernels)
+      (out[k.kernel] ??= {})[stage.stage] = k.status;
+  return out;
+}
+
+test('an edit in one kernel recompiles only that kernel; a comment edit recompiles none', async () => {
+  const file = path.join(inputs, 'two-kernels.accy');
+  const text = fs.readFileSync(file, 'utf8');
+  const uri = uriOf(file);
+  const s = new Session();
+  try {
+    await s.initialize();
+    s.open(uri, text);
+    await s.diagnosticsFor(uri, 1);
+    const first = statuses(await s.stats(uri));
+    for (const stage of LATER_STAGES) {
+      assert.equal(first.mlp[stage], 'compiled', `first compile of mlp at ${stage}`);
+      assert.equal(first.softmax[stage], 'compiled', `first compile of softmax at ${stage}`);
+    }
+
+    // Inside softmax: keepdims of the max stays, the exp gets a scale.
+    const at = positionOf(text, 'exp(x - m)');
+    const v2 = s.change(uri, [{ range: { start: at, end: { line: at.line, character: at.character + 'exp(x - m)'.length } }, text: 'exp((x - m) * 0.5)' }]);
+    assert.deepEqual((await s.diagnosticsFor(uri, v2)).diagnostics, []);
+    const stats2 = await s.stats(uri);
+    assert.equal(stats2.version, v2);
+    const second = statuses(stats2);
+    for (const stage of LATER_STAGES) {
+      assert.equal(second.mlp[stage], 'reused', `mlp at ${stage} after an edit in softmax`);
+      assert.equal(second.softmax[stage], 'compiled', `softmax at ${stage} after its edit`);
+    }
+
+    // A comment: every product after semantic is reused.
+    const v3 = s.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '// a comment 😀 that changes nothing\n' }]);
+    assert.deepEqual((await s.diagnosticsFor(uri, v3)).diagnostics, []);
+    const stats3 = await s.stats(uri);
+    assert.equal(stats3.version, v3);
+    const third = statuses(stats3);
+    for (const stage of LATER_STAGES)
+      for (const kernel of ['mlp', 'softmax'])
+        assert.equal(third[kernel][stage], 'reused', `${kernel} at ${stage} after a comment edit`);
+    assert.equal(stats3.stages.find((st) => st.stage === 'target').passRuns, 0,
+      'no pass of the target stage ran');
+  } finally {
+    s.kill();
+  }
+});
