@@ -136,3 +136,64 @@ export function utf8PositionOf(text, needle) {
   const lineText = text.split('\n')[line];
   return { line, character: Buffer.byteLength(lineText.slice(0, character), 'utf8') };
 }
+
+/// A client that writes raw bytes, for what no well-behaved library sends:
+/// malformed JSON, wrong lengths, missing headers.
+export class RawClient {
+  constructor() {
+    this.process = spawn(serverPath(), [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.exited = once(this.process, 'exit').then(([code]) => code);
+    this.buffer = Buffer.alloc(0);
+    this.messages = [];
+    this.waiters = [];
+    this.process.stdout.on('data', (chunk) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      for (;;) {
+        const end = this.buffer.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, end).toString())[1]);
+        if (this.buffer.length < end + 4 + length) break;
+        this.messages.push(JSON.parse(this.buffer.subarray(end + 4, end + 4 + length).toString()));
+        this.buffer = this.buffer.subarray(end + 4 + length);
+      }
+      for (const w of [...this.waiters]) w();
+    });
+    this.process.stderr.resume();
+  }
+
+  write(bytes) {
+    this.process.stdin.write(bytes);
+  }
+
+  /// Frames and sends a message.
+  send(message) {
+    const body = Buffer.from(JSON.stringify(message));
+    this.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+  }
+
+  /// The first message received (in order) that `predicate` accepts and
+  /// that no earlier call took.
+  next(predicate, what, timeoutMs = 20000) {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const index = this.messages.findIndex(predicate);
+        if (index < 0) return;
+        const [message] = this.messages.splice(index, 1);
+        this.waiters = this.waiters.filter((w) => w !== check);
+        clearTimeout(timer);
+        resolve(message);
+      };
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  response(id) {
+    return this.next((m) => m.id === id && !m.method, `the response to ${id}`);
+  }
+
+  kill() {
+    this.process.kill();
+  }
+}
