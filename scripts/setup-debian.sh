@@ -10,6 +10,9 @@ packages=(
   # which links the statically linked tools in a second (cmake/AccyLLVM.cmake).
   zlib1g-dev libzstd-dev lld
   nlohmann-json3-dev libasio-dev catch2
+  # The accy-lsp tests drive the server with node's test runner and the
+  # npm packages pinned in tests/lsp/package-lock.json (ctest runs npm ci).
+  nodejs npm
 )
 
 missing=()
