@@ -10,37 +10,30 @@
 
 namespace {
 
-/// A tensor in the runtime's device memory, filled from and read back to a
-/// host vector.
+/// Host values and their copy in the device's memory.
 template <typename T> class DeviceTensor {
 public:
-  DeviceTensor(std::vector<T> host, std::vector<int64_t> shape)
-      : host(std::move(host)), shape(std::move(shape)) {
-    status = accy::Runtime::instance().allocate(bytes(), &device);
-    if (status.ok())
-      status = accy::Runtime::instance().copyToDevice(device, this->host.data(),
-                                                      bytes());
+  DeviceTensor(std::vector<T> values, std::vector<int64_t> shape)
+      : host(std::move(values)), shape(std::move(shape)),
+        device(host.size() * sizeof(T)) {
+    status = device.upload(host.data(), host.size() * sizeof(T));
   }
-  ~DeviceTensor() { (void)accy::Runtime::instance().release(device); }
-  template <size_t Rank> accy::TensorView<T, Rank> view() {
+  template <size_t Rank> accy::TensorView<T, Rank> view() const {
     std::array<int64_t, Rank> sizes{};
     std::copy(shape.begin(), shape.end(), sizes.begin());
-    return {static_cast<T *>(device), sizes};
+    return device.view<T, Rank>(sizes);
   }
   const std::vector<T> &read() {
     if (status.ok())
-      status = accy::Runtime::instance().copyToHost(host.data(), device, bytes());
-    if (status.ok())
-      status = accy::Runtime::instance().synchronize();
+      status = device.download(host.data(), host.size() * sizeof(T));
     return host;
   }
   accy::Status status;
 
 private:
-  size_t bytes() const { return host.size() * sizeof(T); }
   std::vector<T> host;
   std::vector<int64_t> shape;
-  void *device = nullptr;
+  accy::DeviceBuffer device;
 };
 
 std::vector<float> randomVector(size_t n, std::mt19937 &rng, float scale) {

@@ -181,13 +181,13 @@ llvm::Error emitKernelTable(llvm::raw_ostream &os,
   std::string dimNamesName =
       emitArray(os, "char *const", "kDimNames", quotedDims);
   std::vector<std::string> symbols;
-  for (auto [param, dim] : kernel.summary.symbols)
+  for (auto [param, dim] : kernel.symbols)
     symbols.push_back("{" + std::to_string(param) + ", " +
                       std::to_string(dim) + "}");
   std::string symbolsName =
       emitArray(os, (kDetail + "SymbolRef").str(), "kSymbols", symbols);
 
-  Slots slots(kernel.summary.symbols.size());
+  Slots slots(kernel.symbols.size());
   std::vector<std::string> buffers;
   for (const BufferInterface &buffer : kernel.buffers) {
     int bytes = slots.add(buffer.bytes);

@@ -95,6 +95,15 @@ static llvm::Error readBuffers(ModuleOp kernel, KernelInterface &result) {
   auto buffers = memory.getAs<ArrayAttr>("buffers");
   if (!buffers)
     return interfaceError(result.name, "'accy.memory' has no buffers");
+  auto symbols = memory.getAs<ArrayAttr>("symbols");
+  if (!symbols)
+    return interfaceError(result.name, "'accy.memory' has no symbols");
+  for (Attribute symbol : symbols) {
+    auto pair = dyn_cast<DenseI64ArrayAttr>(symbol);
+    if (!pair || pair.size() != 2)
+      return interfaceError(result.name, "a malformed symbol in 'accy.memory'");
+    result.symbols.push_back({pair[0], pair[1]});
+  }
   result.buffers.resize(buffers.size());
   std::vector<bool> seen(buffers.size());
   for (Attribute attr : buffers) {
@@ -134,11 +143,18 @@ accy::target::readKernelInterface(ModuleOp kernel) {
     return std::move(err);
   if (llvm::Error err = readBuffers(kernel, result))
     return std::move(err);
-  auto summary = readKernelSummary(kernel);
-  if (!summary)
-    return summary.takeError();
-  result.summary = std::move(*summary);
-  for (auto [param, dim] : result.summary.symbols)
+  // Only kernels compiled for a GPU target have launches to summarise.
+  if (kernel->hasAttr("accy.kernels")) {
+    auto summary = readKernelSummary(kernel);
+    if (!summary)
+      return summary.takeError();
+    result.summary = std::move(*summary);
+  }
+  if (!result.summary.targets.empty() &&
+      result.summary.symbols != result.symbols)
+    return interfaceError(result.name, "'accy.kernels' and 'accy.memory' "
+                                       "number the symbols differently");
+  for (auto [param, dim] : result.symbols)
     if (param < 0 || param >= static_cast<int64_t>(result.parameters.size()) ||
         dim < 0 ||
         dim >= static_cast<int64_t>(result.parameters[param].sizes.size()))

@@ -147,6 +147,39 @@ private:
   Status status_;
 };
 
+/// Memory on the runtime's device, freed when the buffer goes away.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  /// Allocates `bytes`; status() says whether that worked.
+  explicit DeviceBuffer(size_t bytes);
+  DeviceBuffer(DeviceBuffer &&other) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  ~DeviceBuffer();
+
+  const Status &status() const { return status_; }
+  void *data() const { return data_; }
+  size_t size() const { return size_; }
+
+  /// Copies `bytes` (at most size()) from host memory into the buffer.
+  Status upload(const void *host, size_t bytes, Stream stream = {});
+  /// Copies `bytes` (at most size()) out of the buffer and waits for it.
+  Status download(void *host, size_t bytes, Stream stream = {}) const;
+
+  /// A row-major view of the buffer's memory as a tensor.
+  template <typename T, size_t Rank>
+  TensorView<T, Rank> view(std::array<int64_t, Rank> sizes) const {
+    return TensorView<T, Rank>(static_cast<T *>(data_), sizes);
+  }
+
+private:
+  void *data_ = nullptr;
+  size_t size_ = 0;
+  Status status_;
+};
+
 } // namespace accy
 
 #endif // ACCY_RUNTIME_H

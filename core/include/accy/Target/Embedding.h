@@ -39,8 +39,12 @@ struct KernelInterface {
   std::string name;
   /// In entry argument order: inputs, then results in result order.
   std::vector<ParameterInterface> parameters;
+  /// Symbol i is dimension `symbols[i].second` of parameter
+  /// `symbols[i].first`; buffer sizes and launches are expressions of them.
+  std::vector<std::pair<int64_t, int64_t>> symbols;
   /// Indexed by buffer id.
   std::vector<BufferInterface> buffers;
+  /// The GPU launches; empty for a kernel compiled only for the host.
   KernelSummary summary;
 };
 

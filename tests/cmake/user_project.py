@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""Builds tests/cmake/project with CMake against an installed Accy, in a
+temporary directory, and checks one scenario (see CMakeLists.txt).
+
+What Ninja ran is read from its own log (.ninja_log): every build step
+appends one line per output it wrote.
+"""
+import argparse
+import ctypes
+import importlib.util
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "stage_table", os.path.join(HERE, "..", "..", "scripts", "stage-table.py"))
+stage_table = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(stage_table)
+
+SOFTMAX_INPUT = [[1, 2, 3], [0, 0, 0]]
+
+
+def softmax_rows(rows):
+    out = []
+    for row in rows:
+        top = max(row)
+        exps = [math.exp(v - top) for v in row]
+        out += [e / sum(exps) for e in exps]
+    return out
+
+
+def expected_output(scale=2.0, sign=1.0):
+    x, y = [1, 2, 3, 4], [10, 20, 30, 40]
+    return {"scale_add": [a * scale + sign * b for a, b in zip(x, y)],
+            "row_softmax": softmax_rows(SOFTMAX_INPUT)}
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Build:
+    """What one build ran: stage steps, compiles and links."""
+
+    def __init__(self, outputs, returncode, log):
+        self.returncode = returncode
+        self.log = log
+        self.outputs = outputs
+        self.stages = [(stem, stage) for stem, stage, _ in
+                       stage_table.stage_steps([(0, 0, o) for o in outputs])]
+        self.compiles = [o for o in outputs if o.endswith(".o") and
+                         "CMakeFiles" in o]
+        self.links = [o for o in outputs
+                      if o.endswith(".a") or os.path.basename(o) == "app"]
+
+    def stages_of(self, stem):
+        return {stage for s, stage in self.stages if s == stem}
+
+    def __str__(self):
+        return "ran: " + ", ".join(self.outputs) if self.outputs else "ran nothing"
+
+
+# Temporary directories of this run, removed when the scenario passes (kept
+# for a look when it fails).
+TEMPORARIES = []
+
+
+class Project:
+    def __init__(self, args, scenario, generator="Ninja", targets="host",
+                 prefix=None):
+        os.makedirs(args.work, exist_ok=True)
+        self.root = tempfile.mkdtemp(prefix=scenario + "-", dir=args.work)
+        TEMPORARIES.append(self.root)
+        self.src = os.path.join(self.root, "src")
+        self.build_dir = os.path.join(self.root, "build")
+        shutil.copytree(args.project, self.src)
+        self.generator = generator
+        self.prefix = prefix or args.prefix
+        self.fake_cuda = args.fake_cuda
+        self.configure(targets)
+
+    def configure(self, targets):
+        run(["cmake", "-G", self.generator, "-S", self.src, "-B",
+             self.build_dir, "-DCMAKE_PREFIX_PATH=" + self.prefix,
+             "-DCMAKE_BUILD_TYPE=Release", "-DACCY_TARGETS=" + targets])
+
+    def ninja_log(self):
+        path = os.path.join(self.build_dir, ".ninja_log")
+        return stage_table.read_ninja_log(self.build_dir) if os.path.exists(path) else []
+
+    def build(self, expect_success=True):
+        before = len(self.ninja_log())
+        if self.generator == "Ninja":
+            command = ["ninja", "-C", self.build_dir, "-j2"]
+        else:
+            command = ["cmake", "--build", self.build_dir, "-j2"]
+        result = subprocess.run(command, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        # CMake's Ninja generator also names each custom command output by
+        # its absolute path, so the log has both spellings of one file.
+        outputs = []
+        for _, _, output in self.ninja_log()[before:]:
+            if os.path.isabs(output):
+                output = os.path.relpath(output, self.build_dir)
+            if output not in outputs:
+                outputs.append(output)
+        build = Build(outputs, result.returncode, result.stdout)
+        if expect_success:
+            check(result.returncode == 0, "build failed:\n" + result.stdout)
+        return build
+
+    def path(self, *parts):
+        return os.path.join(self.build_dir, *parts)
+
+    def edit(self, relative, old, new):
+        path = os.path.join(self.src, relative)
+        with open(path) as f:
+            text = f.read()
+        check(old in text, "%s does not contain %r" % (relative, old))
+        with open(path, "w") as f:
+            f.write(text.replace(old, new, 1))
+
+    def run_app(self, *args, device="host", fake_cuda=False, binary=None):
+        env = dict(os.environ, ACCY_DEVICE=device)
+        env["LD_LIBRARY_PATH"] = self.fake_cuda if fake_cuda else ""
+        result = subprocess.run([binary or self.path("app"), *args], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, timeout=60)
+        # A crash is a negative return code (the signal); errors are 1.
+        check(result.returncode in (0, 1),
+              "app crashed (%d): %s %s" % (result.returncode, result.stdout,
+                                           result.stderr))
+        return result
+
+    def check_results(self, expected, **run_args):
+        result = self.run_app(**run_args)
+        check(result.returncode == 0, "app failed: " + result.stdout)
+        values = {}
+        for line in result.stdout.splitlines():
+            name, *numbers = line.split()
+            if name in expected:
+                values[name] = [float(n) for n in numbers]
+        for name, want in expected.items():
+            got = values.get(name)
+            check(got is not None and len(got) == len(want) and
+                  all(abs(g - w) <= 1e-5 * max(1.0, abs(w))
+                      for g, w in zip(got, want)),
+                  "%s: got %s, expected %s" % (name, got, want))
+
+
+def run(command):
+    result = subprocess.run(command, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    check(result.returncode == 0,
+          "%s failed:\n%s" % (" ".join(command), result.stdout))
+    return result.stdout
+
+
+def check_no_work(project):
+    out = run(["ninja", "-C", project.build_dir, "-n"])
+    check("no work to do" in out, "a build after no change would run:\n" + out)
+    again = project.build()
+    check(not again.outputs, "a build after no change " + str(again))
+
+
+# ---------------------------------------------------------------------------
+# Scenarios
+# ---------------------------------------------------------------------------
+
+def install_tree_build_run_noop(args):
+    project = Project(args, "install")
+    first = project.build()
+    for stem in ("ops", "norm"):
+        check(first.stages_of(stem) == set(stage_table.STAGES),
+              "a clean build runs every stage of %s.accy: %s" % (stem, first))
+    project.check_results(expected_output())
+    check_no_work(project)
+
+
+def comment_edit_reruns_semantic_only(args):
+    project = Project(args, "comment")
+    project.build()
+    project.edit("kernels/ops.accy", "kernel scale_add",
+                 "// a comment, and blank lines\n\n\nkernel scale_add")
+    build = project.build()
+    check(build.stages == [("ops", "semantic")],
+          "a comment edit runs only ops.accy's semantic step; " + str(build))
+    check(not build.compiles and not build.links,
+          "a comment edit compiles and links nothing; " + str(build))
+    check(set(build.outputs) <= {"user_kernels.accy/ops.semantic.mlirbc",
+                                 "user_kernels.accy/ops.srcmap.json"},
+          "a comment edit writes nothing else; " + str(build))
+    project.check_results(expected_output())
+    check_no_work(project)
+
+
+def body_edit_reruns_one_file(args):
+    project = Project(args, "body")
+    project.build()
+    project.edit("kernels/ops.accy", "x * SCALE + y", "x * SCALE - y")
+    build = project.build()
+    check(build.stages_of("ops") == set(stage_table.STAGES),
+          "a kernel edit reruns every stage of ops.accy; " + str(build))
+    check(not build.stages_of("norm"),
+          "a kernel edit in ops.accy leaves norm.accy alone; " + str(build))
+    project.check_results(expected_output(sign=-1.0))
+
+
+def import_edit_reruns_importers(args):
+    project = Project(args, "import")
+    project.build()
+    project.edit("kernels/lib.accy", "// Imported", "// Still imported")
+    build = project.build()
+    check(build.stages == [("ops", "semantic")],
+          "a comment edit in lib.accy reruns its importer's semantic step "
+          "only; " + str(build))
+    project.edit("kernels/lib.accy", "SCALE = 2.0", "SCALE = 3.0")
+    build = project.build()
+    check(build.stages_of("ops") == set(stage_table.STAGES) and
+          not build.stages_of("norm"),
+          "changing an imported const reruns ops.accy (which imports it) "
+          "and not norm.accy; " + str(build))
+    project.check_results(expected_output(scale=3.0))
+
+
+def error_fails_with_location_and_recovers(args):
+    project = Project(args, "error")
+    project.build()
+    project.edit("kernels/norm.accy", "softmax(x,", "softmax(undefined_name,")
+    failed = project.build(expect_success=False)
+    check(failed.returncode != 0, "a source with an error fails the build")
+    check(re.search(r"norm\.accy:2:\d+", failed.log),
+          "the failure names norm.accy:line:col:\n" + failed.log)
+    check(not os.path.exists(project.path("user_kernels.accy",
+                                          "norm.semantic.mlirbc")),
+          "a failed stage leaves no stage file behind")
+    again = project.build(expect_success=False)
+    check(again.returncode != 0, "the error is reported again, not skipped")
+    project.edit("kernels/norm.accy", "softmax(undefined_name,", "softmax(x,")
+    project.build()
+    project.check_results(expected_output())
+    check_no_work(project)
+
+
+def targets_and_compiler_changes_rerun_stages(args):
+    # A prefix of its own: this scenario touches the compiler.
+    prefix = tempfile.mkdtemp(prefix="prefix-", dir=args.work)
+    TEMPORARIES.append(prefix)
+    shutil.rmtree(prefix)
+    shutil.copytree(args.prefix, prefix, symlinks=True)
+    project = Project(args, "targets", prefix=prefix)
+    project.build()
+    project.configure("host;sm_90")
+    build = project.build()
+    for stem in ("ops", "norm"):
+        stages = build.stages_of(stem)
+        check({"dispatch", "target"} <= stages and
+              not stages & {"semantic", "contract", "tensor"},
+              "adding a target reruns dispatch..target of %s.accy, not the "
+              "stages before; %s" % (stem, build))
+    check(os.path.exists(project.path("user_kernels.accy", "ops.sm_90.ptx")),
+          "the new target's PTX is written")
+    os.utime(os.path.join(prefix, "bin", "accyc"))
+    build = project.build()
+    for stem in ("ops", "norm"):
+        check("semantic" in build.stages_of(stem),
+              "a new compiler binary reruns %s.accy's stages; %s"
+              % (stem, build))
+    project.check_results(expected_output())
+    check_no_work(project)
+
+
+def makefile_generator(args):
+    project = Project(args, "makefiles", generator="Unix Makefiles")
+    project.build()
+    project.check_results(expected_output())
+    project.edit("kernels/ops.accy", "x * SCALE + y", "x * SCALE - y")
+    project.build()
+    project.check_results(expected_output(sign=-1.0))
+
+
+def library_loads(name):
+    try:
+        ctypes.CDLL(name)
+        return True
+    except OSError:
+        return False
+
+
+def runtime_errors(args):
+    project = Project(args, "runtime", targets="host;sm_90")
+    project.build()
+    mismatch = project.run_app("mismatch")
+    check(mismatch.returncode == 0 and
+          "error shape-mismatch" in mismatch.stdout and
+          "N = 3" in mismatch.stdout,
+          "a shape mismatch is an error value: " + mismatch.stdout)
+    project.check_results(expected_output(), device="host")
+    project.check_results(expected_output(), device="auto")
+
+    for device, library in (("cuda", "libcuda.so.1"),
+                            ("hip", "libamdhip64.so")):
+        if library_loads(library):
+            print("skipped: %s is installed here" % library)
+            continue
+        missing = project.run_app(device=device)
+        check(missing.returncode == 1 and
+              "error device-unavailable" in missing.stdout and
+              library in missing.stdout,
+              "ACCY_DEVICE=%s without its driver is an error value: %s"
+              % (device, missing.stdout))
+    bogus = project.run_app(device="tpu")
+    check(bogus.returncode == 1 and "not a device" in bogus.stdout,
+          "an unknown ACCY_DEVICE is an error value: " + bogus.stdout)
+
+    # The CUDA path against the stand-in driver: images load once, every
+    # launch of the plan runs with the grid of the kernel summary.
+    fake = project.run_app(device="cuda", fake_cuda=True)
+    check(fake.returncode == 0 and "Fake CUDA device (sm_90)" in fake.stdout,
+          "the runtime uses a CUDA driver that loads: %s %s"
+          % (fake.stdout, fake.stderr))
+    launches = re.findall(r"launch (\w+) grid (\d+ \d+ \d+) block (\d+ \d+ \d+)",
+                          fake.stderr)
+    check(("scale_add_k0", "1 1 1", "256 1 1") in launches and
+          any(name.startswith("row_softmax_k") for name, _, _ in launches),
+          "the kernels' launches reach the driver: " + fake.stderr)
+
+    corrupt = project.path("app-corrupt")
+    with open(project.path("app"), "rb") as f:
+        binary = f.read()
+    check(b".version" in binary, "the PTX image is embedded in the binary")
+    with open(corrupt, "wb") as f:
+        f.write(binary.replace(b".version", b".garbage"))
+    os.chmod(corrupt, 0o755)
+    broken = project.run_app(device="cuda", fake_cuda=True, binary=corrupt)
+    check(broken.returncode == 1 and
+          "error image-load-failed" in broken.stdout and
+          "CUDA_ERROR_INVALID_PTX" in broken.stdout,
+          "a corrupt image is an error value: " + broken.stdout)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario")
+    parser.add_argument("--prefix", required=True)
+    parser.add_argument("--project", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--fake-cuda", required=True)
+    args = parser.parse_args()
+    scenario = globals().get(args.scenario)
+    if not callable(scenario):
+        sys.exit("unknown scenario " + args.scenario)
+    try:
+        scenario(args)
+    except Failure as failure:
+        print("FAILED:", failure)
+        return 1
+    for path in TEMPORARIES:
+        shutil.rmtree(path, ignore_errors=True)
+    print("passed:", args.scenario)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
