@@ -310,47 +310,53 @@ void AccyServer::signatureHelp(const std::string &uri, Position pos,
                [pos](const Analysis &a) { return findSignatureHelp(a, pos); });
 }
 
-void AccyServer::diagnostics(const std::string &uri, CancelFlag cancelled,
-                             Callback<std::vector<lsp::Diagnostic>> reply) {
-  onStagePool([this, uri, cancelled, reply = std::move(reply)] {
+template <typename T, typename F>
+void AccyServer::withCompile(const std::string &uri, CancelFlag cancelled,
+                             Callback<T> reply, F &&compute) {
+  onStagePool([this, uri, cancelled, reply = std::move(reply),
+               compute = std::forward<F>(compute)] {
     std::shared_ptr<const CompileResult> compiled =
         waitForCompile(uri, cancelled);
     if (!compiled)
       return reply(waitFailed(cancelled, uri));
-    reply(collectDiagnostics(*compiled, encoding()));
+    reply(compute(*compiled));
   });
+}
+
+void AccyServer::diagnostics(const std::string &uri, CancelFlag cancelled,
+                             Callback<std::vector<lsp::Diagnostic>> reply) {
+  withCompile(uri, cancelled, std::move(reply),
+              [this](const CompileResult &compiled) {
+                return collectDiagnostics(compiled, encoding());
+              });
 }
 
 void AccyServer::stageOutput(const std::string &uri, std::string kernel,
                              std::string stage, CancelFlag cancelled,
                              Callback<std::string> reply) {
-  onStagePool([this, uri, kernel, stage, cancelled, reply = std::move(reply)] {
-    std::shared_ptr<const CompileResult> compiled =
-        waitForCompile(uri, cancelled);
-    if (!compiled)
-      return reply(waitFailed(cancelled, uri));
-    llvm::Expected<std::string> text =
-        findStageOutput(*compiled, kernel, stage);
-    if (!text)
-      return reply(ServerError{ServerError::Kind::InvalidArgument,
-                               llvm::toString(text.takeError())});
-    reply(std::move(*text));
-  });
+  withCompile(uri, cancelled, std::move(reply),
+              [kernel, stage](const CompileResult &compiled) -> Outcome<std::string> {
+                llvm::Expected<std::string> text =
+                    findStageOutput(compiled, kernel, stage);
+                if (!text)
+                  return ServerError{ServerError::Kind::InvalidArgument,
+                                     llvm::toString(text.takeError())};
+                return std::move(*text);
+              });
 }
 
 void AccyServer::stats(const std::string &uri, CancelFlag cancelled,
                        Callback<Stats> reply) {
-  onStagePool([this, uri, cancelled, reply = std::move(reply)] {
-    std::shared_ptr<const CompileResult> compiled =
-        waitForCompile(uri, cancelled);
-    std::shared_ptr<DocumentState> doc = state(uri);
-    if (!compiled || !doc)
-      return reply(waitFailed(cancelled, uri));
-    Stats stats;
-    stats.compile = compiled;
-    stats.debounce = scheduler.debounceOf(uri);
-    std::lock_guard<std::mutex> lock(doc->mutex);
-    stats.counters = doc->counters;
-    reply(std::move(stats));
-  });
+  withCompile(uri, cancelled, std::move(reply),
+              [this, uri](const CompileResult &compiled) -> Outcome<Stats> {
+                std::shared_ptr<DocumentState> doc = state(uri);
+                if (!doc)
+                  return notOpen(uri);
+                Stats stats;
+                stats.compile = compiled.shared_from_this();
+                stats.debounce = scheduler.debounceOf(uri);
+                std::lock_guard<std::mutex> lock(doc->mutex);
+                stats.counters = doc->counters;
+                return stats;
+              });
 }

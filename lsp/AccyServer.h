@@ -140,8 +140,14 @@ private:
   void onFrontendPool(std::function<void()> work);
   /// Runs `work` for a request that waits for the stages.
   void onStagePool(std::function<void()> work);
+  /// Answers `reply` with `compute(analysis)` on the frontend pool.
   template <typename T, typename F>
   void withAnalysis(const std::string &uri, Callback<T> reply, F &&compute);
+  /// Answers `reply` with `compute(compile)` once the current version has
+  /// compiled, on the stage pool.
+  template <typename T, typename F>
+  void withCompile(const std::string &uri, CancelFlag cancelled,
+                   Callback<T> reply, F &&compute);
 
   ServerOptions options;
   ServerCallbacks &callbacks;

@@ -27,7 +27,7 @@ namespace accy::lsp {
 
 /// One compile of one document version. Holds the MLIR context its
 /// products live in, so it may outlive the compiler that made it.
-class CompileResult {
+class CompileResult : public std::enable_shared_from_this<CompileResult> {
 public:
   const DocumentSnapshot &document() const { return snapshot; }
   uint64_t generation() const { return compileGeneration; }

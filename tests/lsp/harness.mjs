@@ -197,3 +197,15 @@ export class RawClient {
     this.process.kill();
   }
 }
+
+/// Runs `body(session)` against an initialized server (with the client
+/// `capabilities`), and kills the server however the body ends.
+export async function withSession(body, capabilities = {}) {
+  const s = new Session();
+  try {
+    await s.initialize(capabilities);
+    return await body(s);
+  } finally {
+    s.kill();
+  }
+}

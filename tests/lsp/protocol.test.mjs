@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import rpc from 'vscode-jsonrpc/node.js';
-import { Session, inputs, uriOf, positionOf, ErrorCodes, LSPErrorCodes } from './harness.mjs';
+import { Session, withSession, inputs, uriOf, positionOf, ErrorCodes, LSPErrorCodes } from './harness.mjs';
 
 const file = path.join(inputs, 'two-kernels.accy');
 const uri = uriOf(file);
@@ -58,71 +58,47 @@ test('requests before initialize get ServerNotInitialized; unknown methods Metho
   }
 });
 
-test('after shutdown requests are invalid; exit then ends with 0', async () => {
-  const s = new Session();
-  try {
-    await s.initialize();
-    await s.request('shutdown', null);
-    const late = await rejection(s.request('textDocument/documentSymbol', { textDocument: { uri } }));
-    assert.equal(late.code, ErrorCodes.InvalidRequest);
-    s.connection.sendNotification('exit');
-    assert.equal(await s.exited, 0);
-  } finally {
-    s.kill();
-  }
-});
+test('after shutdown requests are invalid; exit then ends with 0', () => withSession(async (s) => {
+  await s.request('shutdown', null);
+  const late = await rejection(s.request('textDocument/documentSymbol', { textDocument: { uri } }));
+  assert.equal(late.code, ErrorCodes.InvalidRequest);
+  s.connection.sendNotification('exit');
+  assert.equal(await s.exited, 0);
+}));
 
-test('exit without shutdown ends with 1', async () => {
-  const s = new Session();
-  try {
-    await s.initialize();
-    s.connection.sendNotification('exit');
-    assert.equal(await s.exited, 1);
-  } finally {
-    s.kill();
-  }
-});
+test('exit without shutdown ends with 1', () => withSession(async (s) => {
+  s.connection.sendNotification('exit');
+  assert.equal(await s.exited, 1);
+}));
 
-test('a cancelled request is answered with RequestCancelled and the server goes on', async () => {
-  const s = new Session();
-  try {
-    await s.initialize();
-    s.open(uri, text);
-    await s.diagnosticsFor(uri, 1);
-    // The kernel hover waits for the compile of the new version, which the
-    // debounce holds back: cancel it while it waits.
-    const version = s.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '// edit\n' }]);
-    const source = new rpc.CancellationTokenSource();
-    const pending = s.connection.sendRequest('textDocument/hover',
-      { textDocument: { uri }, position: positionOf('// edit\n' + text, 'softmax') }, source.token);
-    source.cancel();
-    const error = await rejection(pending);
-    assert.equal(error.code, LSPErrorCodes.RequestCancelled);
-    // The same hover, not cancelled, answers once the compile is done.
-    await s.diagnosticsFor(uri, version);
-    const hover = await s.request('textDocument/hover', { textDocument: { uri }, position: positionOf('// edit\n' + text, 'softmax') });
-    assert.match(hover.contents.value, /\| target \|/);
-    assert.equal(await s.shutdownAndExit(), 0);
-  } finally {
-    s.kill();
-  }
-});
+test('a cancelled request is answered with RequestCancelled and the server goes on', () => withSession(async (s) => {
+  s.open(uri, text);
+  await s.diagnosticsFor(uri, 1);
+  // The kernel hover waits for the compile of the new version, which the
+  // debounce holds back: cancel it while it waits.
+  const version = s.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '// edit\n' }]);
+  const source = new rpc.CancellationTokenSource();
+  const pending = s.connection.sendRequest('textDocument/hover',
+    { textDocument: { uri }, position: positionOf('// edit\n' + text, 'softmax') }, source.token);
+  source.cancel();
+  const error = await rejection(pending);
+  assert.equal(error.code, LSPErrorCodes.RequestCancelled);
+  // The same hover, not cancelled, answers once the compile is done.
+  await s.diagnosticsFor(uri, version);
+  const hover = await s.request('textDocument/hover', { textDocument: { uri }, position: positionOf('// edit\n' + text, 'softmax') });
+  assert.match(hover.contents.value, /\| target \|/);
+  assert.equal(await s.shutdownAndExit(), 0);
+}));
 
-test('$/progress reports the stages of a compile', async () => {
-  const s = new Session();
-  try {
-    await s.initialize();
-    s.open(uri, text);
-    await s.diagnosticsFor(uri, 1);
-    await s.until(() => s.progress.some((p) => p.value.kind === 'end'), 'the end of the progress');
-    const kinds = s.progress.map((p) => p.value.kind);
-    assert.equal(kinds[0], 'begin');
-    assert.equal(kinds[kinds.length - 1], 'end');
-    const stages = s.progress.filter((p) => p.value.kind === 'report').map((p) => p.value.message);
-    assert.deepEqual(stages, ['semantic', 'contract', 'tensor', 'dispatch', 'memory', 'kernel', 'target']);
-    assert.equal(new Set(s.progress.map((p) => p.token)).size, 1);
-    assert.equal(await s.shutdownAndExit(), 0);
-  } finally {
-    s.kill();
-  }
-});
+test('$/progress reports the stages of a compile', () => withSession(async (s) => {
+  s.open(uri, text);
+  await s.diagnosticsFor(uri, 1);
+  await s.until(() => s.progress.some((p) => p.value.kind === 'end'), 'the end of the progress');
+  const kinds = s.progress.map((p) => p.value.kind);
+  assert.equal(kinds[0], 'begin');
+  assert.equal(kinds[kinds.length - 1], 'end');
+  const stages = s.progress.filter((p) => p.value.kind === 'report').map((p) => p.value.message);
+  assert.deepEqual(stages, ['semantic', 'contract', 'tensor', 'dispatch', 'memory', 'kernel', 'target']);
+  assert.equal(new Set(s.progress.map((p) => p.token)).size, 1);
+  assert.equal(await s.shutdownAndExit(), 0);
+}));

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RawClient, Session, inputs, uriOf, positionOf, ErrorCodes } from './harness.mjs';
+import { RawClient, Session, withSession, inputs, uriOf, positionOf, ErrorCodes } from './harness.mjs';
 
 const file = path.join(inputs, 'two-kernels.accy');
 const uri = uriOf(file);
@@ -95,49 +95,37 @@ test('$/cancelRequest turns a waiting request into RequestCancelled (-32800)', a
   }
 });
 
-test('a document closed mid-compile: cleared, never published again, and the server goes on', async () => {
-  const s = new Session();
-  try {
-    await s.initialize();
-    s.open(uri, text);
-    await s.diagnosticsFor(uri, 1);
-    // A full-text change starts a compile; close while it is pending.
-    s.change(uri, [{ text: text.replace('exp(x - m)', 'exp(x - y)') }]);
-    s.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
-    const cleared = await s.until(() => s.diagnostics.find((d) => d.uri === uri && d.version === undefined), 'the clearing');
-    assert.deepEqual(cleared.diagnostics, []);
-    await assert.rejects(s.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } }),
-      (e) => e.code === ErrorCodes.InvalidParams);
-    // Time for the compile that was pending: nothing may be published.
-    await new Promise((r) => setTimeout(r, 700));
-    assert.equal(s.diagnostics.filter((d) => d.uri === uri && d.version === 2).length, 0);
-    // Opened again, it is served as usual.
-    s.open(uri, text, 3);
-    assert.deepEqual((await s.diagnosticsFor(uri, 3)).diagnostics, []);
-    assert.equal(await s.shutdownAndExit(), 0);
-  } finally {
-    s.kill();
-  }
-});
+test('a document closed mid-compile: cleared, never published again, and the server goes on', () => withSession(async (s) => {
+  s.open(uri, text);
+  await s.diagnosticsFor(uri, 1);
+  // A full-text change starts a compile; close while it is pending.
+  s.change(uri, [{ text: text.replace('exp(x - m)', 'exp(x - y)') }]);
+  s.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  const cleared = await s.until(() => s.diagnostics.find((d) => d.uri === uri && d.version === undefined), 'the clearing');
+  assert.deepEqual(cleared.diagnostics, []);
+  await assert.rejects(s.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } }),
+    (e) => e.code === ErrorCodes.InvalidParams);
+  // Time for the compile that was pending: nothing may be published.
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(s.diagnostics.filter((d) => d.uri === uri && d.version === 2).length, 0);
+  // Opened again, it is served as usual.
+  s.open(uri, text, 3);
+  assert.deepEqual((await s.diagnosticsFor(uri, 3)).diagnostics, []);
+  assert.equal(await s.shutdownAndExit(), 0);
+}));
 
-test('an edit whose range is past the end of the document clamps to the end', async () => {
-  const s = new Session();
-  try {
-    await s.initialize();
-    s.open(uri, text);
-    await s.diagnosticsFor(uri, 1);
-    const extra = '\nkernel extra(x: f32[N]) -> f32[N] {\n  return relu(x);\n}\n';
-    const version = s.change(uri, [{ range: { start: { line: 1000, character: 5 }, end: { line: 2000, character: 0 } }, text: extra }]);
-    assert.deepEqual((await s.diagnosticsFor(uri, version)).diagnostics, []);
-    const symbols = await s.request('textDocument/documentSymbol', { textDocument: { uri } });
-    assert.deepEqual(symbols.map((x) => x.name), ['helpers.accy', 'mlp', 'softmax', 'extra']);
-    // A column past the end of a line means the end of that line.
-    const line0 = text.split('\n')[0];
-    const v2 = s.change(uri, [{ range: { start: { line: 0, character: line0.length + 50 }, end: { line: 0, character: line0.length + 60 } }, text: ' (edited)' }]);
-    assert.deepEqual((await s.diagnosticsFor(uri, v2)).diagnostics, []);
-    const stats = await s.stats(uri);
-    assert.equal(stats.version, v2);
-  } finally {
-    s.kill();
-  }
-});
+test('an edit whose range is past the end of the document clamps to the end', () => withSession(async (s) => {
+  s.open(uri, text);
+  await s.diagnosticsFor(uri, 1);
+  const extra = '\nkernel extra(x: f32[N]) -> f32[N] {\n  return relu(x);\n}\n';
+  const version = s.change(uri, [{ range: { start: { line: 1000, character: 5 }, end: { line: 2000, character: 0 } }, text: extra }]);
+  assert.deepEqual((await s.diagnosticsFor(uri, version)).diagnostics, []);
+  const symbols = await s.request('textDocument/documentSymbol', { textDocument: { uri } });
+  assert.deepEqual(symbols.map((x) => x.name), ['helpers.accy', 'mlp', 'softmax', 'extra']);
+  // A column past the end of a line means the end of that line.
+  const line0 = text.split('\n')[0];
+  const v2 = s.change(uri, [{ range: { start: { line: 0, character: line0.length + 50 }, end: { line: 0, character: line0.length + 60 } }, text: ' (edited)' }]);
+  assert.deepEqual((await s.diagnosticsFor(uri, v2)).diagnostics, []);
+  const stats = await s.stats(uri);
+  assert.equal(stats.version, v2);
+}));
