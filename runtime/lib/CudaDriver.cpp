@@ -56,16 +56,13 @@ Status accy::createCudaDevice(std::unique_ptr<Device> &out) {
   lib.get("cuDevicePrimaryCtxRetain", &api.primaryCtxRetain, missing);
   lib.get("cuCtxSetCurrent", &api.ctxSetCurrent, missing);
   lib.get("cuGetErrorString", &api.getErrorString, missing);
-  lib.get("cuModuleLoadData", &driver.moduleLoadData, missing);
-  lib.get("cuModuleGetFunction", &driver.moduleGetFunction, missing);
-  lib.get("cuLaunchKernel", &driver.launchKernel, missing);
-  lib.get("cuMemAlloc_v2", &driver.memAlloc, missing);
-  lib.get("cuMemFree_v2", &driver.memFree, missing);
-  lib.get("cuMemcpyHtoDAsync_v2", &driver.memcpyHtoDAsync, missing);
-  lib.get("cuMemcpyDtoHAsync_v2", &driver.memcpyDtoHAsync, missing);
-  lib.get("cuStreamSynchronize", &driver.streamSynchronize, missing);
-  lib.getOptional("cuMemAllocAsync", &driver.memAllocAsync);
-  lib.getOptional("cuMemFreeAsync", &driver.memFreeAsync);
+  loadGpuDriverEntries(lib,
+                       {"cuModuleLoadData", "cuModuleGetFunction",
+                        "cuLaunchKernel", "cuMemAlloc_v2", "cuMemFree_v2",
+                        "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2",
+                        "cuStreamSynchronize", "cuMemAllocAsync",
+                        "cuMemFreeAsync"},
+                       driver, missing);
   if (!missing.empty())
     return {ErrorCode::DeviceUnavailable,
             "cuda: " + lib.path() + " lacks " + missing};

@@ -291,6 +291,21 @@ Status GpuDevice::launch(const detail::Kernel &kernel,
   return status.ok() ? released : status;
 }
 
+void accy::loadGpuDriverEntries(const SharedLibrary &lib,
+                                const GpuDriverSymbols &symbols,
+                                GpuDriver &driver, std::string &missing) {
+  lib.get(symbols.moduleLoadData, &driver.moduleLoadData, missing);
+  lib.get(symbols.moduleGetFunction, &driver.moduleGetFunction, missing);
+  lib.get(symbols.launchKernel, &driver.launchKernel, missing);
+  lib.get(symbols.memAlloc, &driver.memAlloc, missing);
+  lib.get(symbols.memFree, &driver.memFree, missing);
+  lib.get(symbols.memcpyHtoDAsync, &driver.memcpyHtoDAsync, missing);
+  lib.get(symbols.memcpyDtoHAsync, &driver.memcpyDtoHAsync, missing);
+  lib.get(symbols.streamSynchronize, &driver.streamSynchronize, missing);
+  lib.getOptional(symbols.memAllocAsync, &driver.memAllocAsync);
+  lib.getOptional(symbols.memFreeAsync, &driver.memFreeAsync);
+}
+
 std::unique_ptr<Device> accy::createGpuDevice(GpuDriver driver) {
   return std::make_unique<GpuDevice>(std::move(driver));
 }

@@ -74,6 +74,20 @@ private:
   std::string name;
 };
 
+/// What the driver calls each entry of GpuDriver's table.
+struct GpuDriverSymbols {
+  const char *moduleLoadData, *moduleGetFunction, *launchKernel, *memAlloc,
+      *memFree, *memcpyHtoDAsync, *memcpyDtoHAsync, *streamSynchronize;
+  /// Optional (newer drivers).
+  const char *memAllocAsync, *memFreeAsync;
+};
+
+/// Fills the table's entry points from `lib`; appends the names of absent
+/// required ones to `missing`.
+void loadGpuDriverEntries(const SharedLibrary &lib,
+                          const GpuDriverSymbols &symbols, GpuDriver &driver,
+                          std::string &missing);
+
 /// A device over a loaded driver table.
 std::unique_ptr<Device> createGpuDevice(GpuDriver driver);
 

@@ -38,16 +38,13 @@ Status accy::createHipDevice(std::unique_ptr<Device> &out) {
   lib.get("hipGetDeviceCount", &api.getDeviceCount, missing);
   lib.get("hipGetErrorString", &api.getErrorString, missing);
   lib.getOptional("hipDeviceGetName", &api.deviceGetName);
-  lib.get("hipModuleLoadData", &driver.moduleLoadData, missing);
-  lib.get("hipModuleGetFunction", &driver.moduleGetFunction, missing);
-  lib.get("hipModuleLaunchKernel", &driver.launchKernel, missing);
-  lib.get("hipMalloc", &driver.memAlloc, missing);
-  lib.get("hipFree", &driver.memFree, missing);
-  lib.get("hipMemcpyHtoDAsync", &driver.memcpyHtoDAsync, missing);
-  lib.get("hipMemcpyDtoHAsync", &driver.memcpyDtoHAsync, missing);
-  lib.get("hipStreamSynchronize", &driver.streamSynchronize, missing);
-  lib.getOptional("hipMallocAsync", &driver.memAllocAsync);
-  lib.getOptional("hipFreeAsync", &driver.memFreeAsync);
+  loadGpuDriverEntries(lib,
+                       {"hipModuleLoadData", "hipModuleGetFunction",
+                        "hipModuleLaunchKernel", "hipMalloc", "hipFree",
+                        "hipMemcpyHtoDAsync", "hipMemcpyDtoHAsync",
+                        "hipStreamSynchronize", "hipMallocAsync",
+                        "hipFreeAsync"},
+                       driver, missing);
   if (!missing.empty())
     return {ErrorCode::DeviceUnavailable,
             "hip: " + lib.path() + " lacks " + missing};
