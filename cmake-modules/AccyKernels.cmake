@@ -19,8 +19,11 @@ cmake_policy(VERSION 3.25)
 
 set(ACCY_TARGETS "host;sm_90" CACHE STRING
   "Targets accy_add_kernels() compiles for when TARGETS is not given: host, sm_80, sm_90, gfx90a, gfx942")
-set(_ACCY_KNOWN_TARGETS host sm_80 sm_90 gfx90a gfx942)
-set(_ACCY_STAGES semantic contract tensor dispatch memory kernel target)
+# Internal cache entries, so that the functions see them from any directory
+# (with add_subdirectory(accy) this file is included in Accy's own).
+set(_ACCY_KNOWN_TARGETS host sm_80 sm_90 gfx90a gfx942 CACHE INTERNAL "")
+set(_ACCY_STAGES semantic contract tensor dispatch memory kernel target
+  CACHE INTERNAL "")
 
 # ---------------------------------------------------------------------------
 # accy_add_kernels(<name>

@@ -289,6 +289,36 @@ def makefile_generator(args):
     project.check_results(expected_output(sign=-1.0))
 
 
+def add_subdirectory_source_tree(args):
+    """The project configured with add_subdirectory() of Accy's source tree
+    instead of find_package(). Building it would build all of Accy, so this
+    checks the plan: accyc is built first, and the stage steps run it."""
+    os.makedirs(args.work, exist_ok=True)
+    root = tempfile.mkdtemp(prefix="subdirectory-", dir=args.work)
+    TEMPORARIES.append(root)
+    src = os.path.join(root, "src")
+    shutil.copytree(args.project, src)
+    lists = os.path.join(src, "CMakeLists.txt")
+    with open(lists) as f:
+        text = f.read()
+    with open(lists, "w") as f:
+        f.write(text.replace("find_package(Accy CONFIG REQUIRED)",
+                             'add_subdirectory("%s" accy)' % args.source))
+    build = os.path.join(root, "build")
+    run(["cmake", "-G", "Ninja", "-S", src, "-B", build,
+         "-DACCY_TARGETS=host"])
+    plan = run(["ninja", "-C", build, "-n", "app"]).splitlines()
+    steps = [line.split("] ", 1)[1] for line in plan if "] " in line]
+    accyc = steps.index("Linking CXX executable accy/driver/accyc")
+    for stem in ("ops", "norm"):
+        for stage in stage_table.STAGES:
+            step = "Accy %s kernels/%s.accy" % (stage, stem)
+            check(step in steps and steps.index(step) > accyc,
+                  "'%s' is planned after accyc is linked:\n%s"
+                  % (step, "\n".join(steps)))
+    check(steps[-1] == "Linking CXX executable app", "the plan ends with app")
+
+
 def library_loads(name):
     try:
         ctypes.CDLL(name)
@@ -356,6 +386,8 @@ def main():
     parser.add_argument("--project", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--fake-cuda", required=True)
+    parser.add_argument("--source", required=True,
+                        help="Accy's source tree")
     args = parser.parse_args()
     scenario = globals().get(args.scenario)
     if not callable(scenario):
