@@ -94,9 +94,9 @@ export class Session {
   }
 
   /// The diagnostics published for `uri` at `version`.
-  diagnosticsFor(uri, version) {
+  diagnosticsFor(uri, version, timeoutMs = 20000) {
     return this.until(() => this.diagnostics.find((d) => d.uri === uri && d.version === version),
-      `diagnostics of ${uri} version ${version}`);
+      `diagnostics of ${uri} version ${version}`, timeoutMs);
   }
 
   request(method, params) {
