@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 using namespace accy;
 
@@ -82,11 +83,10 @@ Status accy::createCudaDevice(std::unique_ptr<Device> &out) {
   if (int result = api.deviceGet(&device, 0))
     return fail("no CUDA device", result);
   int major = 0, minor = 0;
-  if (int result = api.deviceGetAttribute(&major, kComputeCapabilityMajor,
-                                          device) |
-                   api.deviceGetAttribute(&minor, kComputeCapabilityMinor,
-                                          device))
-    return fail("reading the compute capability", result);
+  for (auto [value, attribute] : {std::pair{&major, kComputeCapabilityMajor},
+                                  std::pair{&minor, kComputeCapabilityMinor}})
+    if (int result = api.deviceGetAttribute(value, attribute, device))
+      return fail("reading the compute capability", result);
   void *context = nullptr;
   if (int result = api.primaryCtxRetain(&context, device))
     return fail("retaining the primary context", result);
