@@ -93,7 +93,8 @@ static int buildOne(mlir::MLIRContext &context, const Options &options,
 
   // Nothing to do when the semantic products still lead, key by key, to
   // the files the last build wrote: the common case of a no-change build.
-  if (!options.compileFrom && compileOptions.stopAfter == StageId::Target) {
+  if (!options.compileFrom && compileOptions.stopAfter == StageId::Target &&
+      state.isComplete()) {
     CompileOptions semanticOnly = compileOptions;
     semanticOnly.stopAfter = StageId::Semantic;
     Compiler probe(context, semanticOnly);

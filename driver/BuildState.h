@@ -23,6 +23,10 @@ public:
   /// Reads `path`; a missing or malformed file is an empty state.
   static BuildState load(llvm::StringRef path);
 
+  /// Whether the build that wrote the state reached the target stage: only
+  /// then can a build be up to date (a first build skips the check).
+  bool isComplete() const { return complete; }
+
   /// True when the stage files, artifacts and stamps in `dir` are exactly
   /// what compiling `semantic` (a compile stopped after the semantic stage)
   /// with `options` would make: every kernel's key chain matches and every

@@ -13,10 +13,10 @@
 using namespace accy;
 
 std::string accy::contentHash(llvm::StringRef bytes) {
-  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
-      llvm::ArrayRef(bytes.bytes_begin(), bytes.size()));
-  return llvm::toHex(llvm::ArrayRef(digest).take_front(16),
-                     /*LowerCase=*/true);
+  llvm::XXH128_hash_t digest =
+      llvm::xxh3_128bits(llvm::ArrayRef(bytes.bytes_begin(), bytes.size()));
+  return (llvm::utohexstr(digest.high64, /*LowerCase=*/true, 16) +
+          llvm::utohexstr(digest.low64, /*LowerCase=*/true, 16));
 }
 
 std::string accy::productBytes(mlir::Operation *op) {

@@ -5,6 +5,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -43,21 +44,31 @@ using namespace accy::target;
 #define ACCY_LLVM_TOOLS_DIR ""
 #endif
 
-static void initializeTargets() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTarget();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUAsmPrinter();
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86Target();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmPrinter();
+/// Initializes the one LLVM backend `kind` needs, once: a build for sm_90
+/// alone never pays for the AMDGPU and x86 backends' set-up.
+static void initializeBackend(TargetKind kind) {
+  static std::once_flag once[3];
+  std::call_once(once[static_cast<int>(kind)], [kind] {
+    switch (kind) {
+    case TargetKind::NVPTX:
+      LLVMInitializeNVPTXTargetInfo();
+      LLVMInitializeNVPTXTarget();
+      LLVMInitializeNVPTXTargetMC();
+      LLVMInitializeNVPTXAsmPrinter();
+      return;
+    case TargetKind::AMDGPU:
+      LLVMInitializeAMDGPUTargetInfo();
+      LLVMInitializeAMDGPUTarget();
+      LLVMInitializeAMDGPUTargetMC();
+      LLVMInitializeAMDGPUAsmPrinter();
+      return;
+    case TargetKind::Host:
+      LLVMInitializeX86TargetInfo();
+      LLVMInitializeX86Target();
+      LLVMInitializeX86TargetMC();
+      LLVMInitializeX86AsmPrinter();
+      return;
+    }
   });
 }
 
@@ -69,7 +80,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 /// One fixed configuration per profile: the same options on every machine.
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const TargetProfile &profile) {
-  initializeTargets();
+  initializeBackend(profile.kind);
   std::string error;
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(profile.triple.str(), error);
@@ -89,6 +100,23 @@ createTargetMachine(const TargetProfile &profile) {
   return machine;
 }
 
+/// This thread's target machine for `profile`. A target machine serves one
+/// module at a time but any number in turn, and making one costs more than
+/// optimizing a small kernel's module, so each compiling thread keeps one per
+/// profile for the life of the process.
+static llvm::Expected<llvm::TargetMachine &>
+getTargetMachine(const TargetProfile &profile) {
+  thread_local llvm::StringMap<std::unique_ptr<llvm::TargetMachine>> machines;
+  std::unique_ptr<llvm::TargetMachine> &slot = machines[profile.name];
+  if (!slot) {
+    auto machine = createTargetMachine(profile);
+    if (!machine)
+      return machine.takeError();
+    slot = std::move(*machine);
+  }
+  return *slot;
+}
+
 llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
   // The C allocator and the memory intrinsics' library forms; for f16
   // arithmetic only, which x86 promotes to f32, the conversions (libgcc >= 12
@@ -102,11 +130,11 @@ llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
 
 llvm::Error accy::target::optimizeModule(llvm::Module &module,
                                          const TargetProfile &profile) {
-  auto machine = createTargetMachine(profile);
+  auto machine = getTargetMachine(profile);
   if (!machine)
     return machine.takeError();
   module.setTargetTriple(profile.triple);
-  module.setDataLayout((*machine)->createDataLayout());
+  module.setDataLayout(machine->createDataLayout());
   if (profile.kind == TargetKind::AMDGPU &&
       !module.getModuleFlag("amdhsa_code_object_version"))
     module.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
@@ -116,7 +144,7 @@ llvm::Error accy::target::optimizeModule(llvm::Module &module,
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(machine->get());
+  llvm::PassBuilder builder(&*machine);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -179,14 +207,14 @@ accy::target::linkBitcode(llvm::LLVMContext &context,
 static llvm::Expected<std::string>
 emitFile(llvm::Module &module, const TargetProfile &profile,
          llvm::CodeGenFileType type) {
-  auto machine = createTargetMachine(profile);
+  auto machine = getTargetMachine(profile);
   if (!machine)
     return machine.takeError();
-  module.setDataLayout((*machine)->createDataLayout());
+  module.setDataLayout(machine->createDataLayout());
   llvm::SmallString<0> bytes;
   llvm::raw_svector_ostream os(bytes);
   llvm::legacy::PassManager passes;
-  if ((*machine)->addPassesToEmitFile(passes, os, nullptr, type))
+  if (machine->addPassesToEmitFile(passes, os, nullptr, type))
     return makeError("the " + profile.name +
                      " backend cannot emit this kind of file");
   passes.run(module);
