@@ -92,6 +92,11 @@ function(_accy_validate_arguments name)
         "is not an .accy file")
     endif()
   endforeach()
+  if(ARG_NAMESPACE AND NOT ARG_NAMESPACE MATCHES
+      "^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$")
+    message(FATAL_ERROR "accy_add_kernels(${name}): NAMESPACE "
+      "'${ARG_NAMESPACE}' is not a C++ namespace; write it as a::b")
+  endif()
   if(NOT TARGET Accy::accyc OR NOT TARGET Accy::runtime)
     message(FATAL_ERROR "accy_add_kernels(${name}): Accy::accyc and "
       "Accy::runtime are not defined; call find_package(Accy CONFIG REQUIRED) "
