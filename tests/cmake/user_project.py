@@ -359,11 +359,19 @@ def runtime_errors(args):
     check(fake.returncode == 0 and "Fake CUDA device (sm_90)" in fake.stdout,
           "the runtime uses a CUDA driver that loads: %s %s"
           % (fake.stdout, fake.stderr))
-    launches = re.findall(r"launch (\w+) grid (\d+ \d+ \d+) block (\d+ \d+ \d+)",
-                          fake.stderr)
-    check(("scale_add_k0", "1 1 1", "256 1 1") in launches and
-          any(name.startswith("row_softmax_k") for name, _, _ in launches),
+    launches = re.findall(r"launch (\w+) grid (\d+ \d+ \d+) block "
+                          r"(\d+ \d+ \d+) params([ \d]*)", fake.stderr)
+    check(any(name.startswith("row_softmax_k") for name, _, _, _ in launches),
           "the kernels' launches reach the driver: " + fake.stderr)
+    scale_add = [l for l in launches if l[0] == "scale_add_k0"]
+    check(len(scale_add) == 1 and scale_add[0][1:3] == ("1 1 1", "256 1 1"),
+          "scale_add_k0 runs once on one block of 256: " + fake.stderr)
+    # Three f32[N] descriptors, N = 4: {allocated, aligned, 0, 4, 1} each.
+    params = [int(p) for p in scale_add[0][3].split()]
+    check(len(params) == 15 and
+          all(params[i] == params[i + 1] != 0 and params[i] % 16 == 0 and
+              params[i + 2:i + 5] == [0, 4, 1] for i in range(0, 15, 5)),
+          "scale_add_k0's parameters are three memref descriptors: %s" % params)
 
     corrupt = project.path("app-corrupt")
     with open(project.path("app"), "rb") as f:

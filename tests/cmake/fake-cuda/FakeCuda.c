@@ -1,9 +1,11 @@
 /* A stand-in for libcuda.so.1, for testing the runtime's CUDA path on
  * machines without a GPU. Memory is host memory and launches only print
- * "fake-cuda: launch NAME grid X Y Z block X Y Z" to stderr. An image is
- * accepted when it looks like PTX (".version" and ".entry" in NUL-terminated
- * text), else rejected with CUDA_ERROR_INVALID_PTX, as the driver's JIT
- * would. */
+ * "fake-cuda: launch NAME grid X Y Z block X Y Z params P0 P1 ..." to
+ * stderr, reading as many parameters as the PTX entry declares, each of its
+ * declared size, as the driver does. An image is accepted when it looks like
+ * PTX (".version" and ".entry" in NUL-terminated text), else rejected with
+ * CUDA_ERROR_INVALID_PTX, as the driver's JIT would. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,22 +44,43 @@ int cuModuleLoadData(void **module, const void *image) {
   *module = (void *)text;
   return kSuccess;
 }
+struct Function {
+  char name[128];
+  int numParams;
+  int paramBytes[64];
+};
+
 int cuModuleGetFunction(void **function, void *module, const char *name) {
-  char entry[256];
+  char entry[160];
   snprintf(entry, sizeof entry, ".entry %s(", name);
-  if (!strstr((const char *)module, entry))
+  const char *text = strstr((const char *)module, entry);
+  if (!text || strlen(name) >= 128)
     return kNotFound;
-  *function = strdup(name);
+  struct Function *f = calloc(1, sizeof *f);
+  strcpy(f->name, name);
+  const char *end = strchr(text, ')');
+  for (const char *p = strstr(text, ".param ."); p && p < end && f->numParams < 64;
+       p = strstr(p + 1, ".param ."))
+    f->paramBytes[f->numParams++] = atoi(p + 9) / 8; /* .u64 -> 8 */
+  *function = f;
   return kSuccess;
 }
+
 int cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                    unsigned bx, unsigned by, unsigned bz, unsigned shared,
                    void *stream, void **params, void **extra) {
   (void)shared; (void)stream; (void)extra;
+  struct Function *f = function;
   if (!params)
     return kInvalidValue;
-  fprintf(stderr, "fake-cuda: launch %s grid %u %u %u block %u %u %u\n",
-          (const char *)function, gx, gy, gz, bx, by, bz);
+  fprintf(stderr, "fake-cuda: launch %s grid %u %u %u block %u %u %u params",
+          f->name, gx, gy, gz, bx, by, bz);
+  for (int i = 0; i < f->numParams; ++i) {
+    uint64_t value = 0;
+    memcpy(&value, params[i], (size_t)f->paramBytes[i]);
+    fprintf(stderr, " %llu", (unsigned long long)value);
+  }
+  fprintf(stderr, "\n");
   return kSuccess;
 }
 int cuMemAlloc_v2(void **pointer, size_t bytes) {
