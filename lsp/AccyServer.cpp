@@ -101,6 +101,9 @@ void AccyServer::closeDocument(const std::string &uri) {
       return;
     doc = it->second;
     states.erase(it);
+    retainedOrder.erase(
+        std::remove(retainedOrder.begin(), retainedOrder.end(), uri),
+        retainedOrder.end());
   }
   std::lock_guard<std::mutex> lock(doc->mutex);
   doc->closed = true;
@@ -145,34 +148,71 @@ void AccyServer::scheduleCompile(const std::string &uri, bool immediate) {
   scheduler.schedule(
       uri,
       [this, uri, snapshot, doc, generation](const std::atomic<bool> &cancelled) {
-        {
-          std::lock_guard<std::mutex> lock(doc->mutex);
-          ++doc->counters.started;
-        }
-        callbacks.compileStarted(uri, snapshot->version);
-        std::shared_ptr<const CompileResult> result = doc->compiler.compile(
-            *snapshot, generation, cancelled,
-            [&](StageId stage) { callbacks.stageStarted(uri, stage); });
-        callbacks.compileEnded(uri, !result);
-        std::lock_guard<std::mutex> lock(doc->mutex);
-        if (!result) {
-          ++doc->counters.cancelled;
-          return;
-        }
-        ++doc->counters.finished;
-        doc->counters.cachedProducts = doc->compiler.cachedProducts();
-        doc->latest = result;
-        doc->compiled.notify_all();
-        // Never publish for a version the client has already replaced.
-        std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
-        if (cancelled.load() || doc->closed || !current ||
-            current->version != snapshot->version ||
-            doc->generation != generation)
-          return;
-        callbacks.publishDiagnostics(uri, snapshot->version,
-                                     collectDiagnostics(*result, encoding()));
+        compileJob(uri, snapshot, doc, generation, cancelled);
       },
       immediate);
+}
+
+void AccyServer::compileJob(const std::string &uri,
+                            std::shared_ptr<const DocumentSnapshot> snapshot,
+                            std::shared_ptr<DocumentState> doc,
+                            uint64_t generation,
+                            const std::atomic<bool> &cancelled) {
+  std::lock_guard<std::mutex> slot(compileSlot);
+  if (cancelled.load())
+    return;
+  {
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    ++doc->counters.started;
+  }
+  callbacks.compileStarted(uri, snapshot->version);
+  std::shared_ptr<const CompileResult> result = doc->compiler.compile(
+      *snapshot, generation, cancelled,
+      [&](StageId stage) { callbacks.stageStarted(uri, stage); });
+  callbacks.compileEnded(uri, !result);
+  {
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    if (!result) {
+      ++doc->counters.cancelled;
+      return;
+    }
+    ++doc->counters.finished;
+    doc->counters.cachedProducts = doc->compiler.cachedProducts();
+    doc->latest = result;
+    doc->compiled.notify_all();
+    // Never publish for a version the client has already replaced.
+    std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
+    if (!cancelled.load() && !doc->closed && current &&
+        current->version == snapshot->version && doc->generation == generation)
+      callbacks.publishDiagnostics(uri, snapshot->version,
+                                   collectDiagnostics(*result, encoding()));
+  }
+  retain(uri);
+}
+
+void AccyServer::retain(const std::string &uri) {
+  std::vector<std::shared_ptr<DocumentState>> released;
+  {
+    std::lock_guard<std::mutex> lock(statesMutex);
+    retainedOrder.erase(
+        std::remove(retainedOrder.begin(), retainedOrder.end(), uri),
+        retainedOrder.end());
+    retainedOrder.insert(retainedOrder.begin(), uri);
+    while (retainedOrder.size() > std::max(1u, options.retainedDocuments)) {
+      auto it = states.find(retainedOrder.back());
+      if (it != states.end())
+        released.push_back(it->second);
+      retainedOrder.pop_back();
+    }
+  }
+  // No other compile runs (this one holds the slot), so no cache is in use.
+  for (const std::shared_ptr<DocumentState> &doc : released) {
+    doc->compiler.releaseProducts();
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    doc->counters.cachedProducts = 0;
+    if (doc->latest)
+      doc->latest = doc->latest->withoutProducts();
+  }
 }
 
 std::shared_ptr<const Analysis> AccyServer::analysis(const std::string &uri) {
@@ -219,6 +259,23 @@ AccyServer::waitForCompile(const std::string &uri, const CancelFlag &cancelled) 
   return doc->latest;
 }
 
+std::shared_ptr<const CompileResult>
+AccyServer::waitForProducts(const std::string &uri, const CancelFlag &cancelled) {
+  std::shared_ptr<const CompileResult> compiled = waitForCompile(uri, cancelled);
+  if (!compiled || compiled->retainsProducts())
+    return compiled;
+  std::shared_ptr<DocumentState> doc = state(uri);
+  if (!doc)
+    return nullptr;
+  {
+    // A new generation: the wait below is for a compile after this one.
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    ++doc->generation;
+  }
+  scheduleCompile(uri, /*immediate=*/true);
+  return waitForCompile(uri, cancelled);
+}
+
 void AccyServer::onFrontendPool(std::function<void()> work) {
   frontendPool.async(std::move(work));
 }
@@ -257,12 +314,14 @@ void AccyServer::hover(const std::string &uri, Position pos,
     std::shared_ptr<const Analysis> a = analysis(uri);
     if (!a)
       return reply(notOpen(uri));
-    if (hoverNeed(*a, pos) != HoverNeed::Stages)
+    HoverNeed need = hoverNeed(*a, pos);
+    if (need == HoverNeed::Nothing || need == HoverNeed::Frontend)
       return reply(findHover(*a, nullptr, pos));
-    // Only this kind of hover waits, and not on the frontend's pool.
-    onStagePool([this, uri, a, pos, cancelled, reply] {
+    // Only these hovers wait, and not on the frontend's pool.
+    onStagePool([this, uri, a, pos, need, cancelled, reply] {
       std::shared_ptr<const CompileResult> compiled =
-          waitForCompile(uri, cancelled);
+          need == HoverNeed::StageProducts ? waitForProducts(uri, cancelled)
+                                           : waitForCompile(uri, cancelled);
       if (!compiled)
         return reply(waitFailed(cancelled, uri));
       bool sameVersion =
@@ -312,11 +371,13 @@ void AccyServer::signatureHelp(const std::string &uri, Position pos,
 
 template <typename T, typename F>
 void AccyServer::withCompile(const std::string &uri, CancelFlag cancelled,
-                             Callback<T> reply, F &&compute) {
-  onStagePool([this, uri, cancelled, reply = std::move(reply),
+                             bool needsProducts, Callback<T> reply,
+                             F &&compute) {
+  onStagePool([this, uri, cancelled, needsProducts, reply = std::move(reply),
                compute = std::forward<F>(compute)] {
     std::shared_ptr<const CompileResult> compiled =
-        waitForCompile(uri, cancelled);
+        needsProducts ? waitForProducts(uri, cancelled)
+                      : waitForCompile(uri, cancelled);
     if (!compiled)
       return reply(waitFailed(cancelled, uri));
     reply(compute(*compiled));
@@ -325,7 +386,7 @@ void AccyServer::withCompile(const std::string &uri, CancelFlag cancelled,
 
 void AccyServer::diagnostics(const std::string &uri, CancelFlag cancelled,
                              Callback<std::vector<lsp::Diagnostic>> reply) {
-  withCompile(uri, cancelled, std::move(reply),
+  withCompile(uri, cancelled, /*needsProducts=*/false, std::move(reply),
               [this](const CompileResult &compiled) {
                 return collectDiagnostics(compiled, encoding());
               });
@@ -334,7 +395,7 @@ void AccyServer::diagnostics(const std::string &uri, CancelFlag cancelled,
 void AccyServer::stageOutput(const std::string &uri, std::string kernel,
                              std::string stage, CancelFlag cancelled,
                              Callback<std::string> reply) {
-  withCompile(uri, cancelled, std::move(reply),
+  withCompile(uri, cancelled, /*needsProducts=*/true, std::move(reply),
               [kernel, stage](const CompileResult &compiled) -> Outcome<std::string> {
                 llvm::Expected<std::string> text =
                     findStageOutput(compiled, kernel, stage);
@@ -347,7 +408,7 @@ void AccyServer::stageOutput(const std::string &uri, std::string kernel,
 
 void AccyServer::stats(const std::string &uri, CancelFlag cancelled,
                        Callback<Stats> reply) {
-  withCompile(uri, cancelled, std::move(reply),
+  withCompile(uri, cancelled, /*needsProducts=*/false, std::move(reply),
               [this, uri](const CompileResult &compiled) -> Outcome<Stats> {
                 std::shared_ptr<DocumentState> doc = state(uri);
                 if (!doc)

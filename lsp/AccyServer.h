@@ -34,6 +34,11 @@ namespace accy::lsp {
 struct ServerOptions {
   CompileOptions compile;
   PositionEncoding encoding = PositionEncoding::Utf16;
+  /// Documents whose products (every kernel at every stage) stay in memory
+  /// for reuse, most recently compiled first; like clangd's retained ASTs.
+  /// The others keep their diagnostics and stage records; their next
+  /// compile builds every kernel again.
+  unsigned retainedDocuments = 3;
 };
 
 /// Why a request has no answer.
@@ -131,6 +136,10 @@ public:
   /// finished; null when the document closed or `cancelled` was set.
   std::shared_ptr<const CompileResult> waitForCompile(const std::string &uri,
                                                       const CancelFlag &cancelled);
+  /// The same, with the products after `semantic`: a document whose
+  /// products were released is compiled again first.
+  std::shared_ptr<const CompileResult>
+  waitForProducts(const std::string &uri, const CancelFlag &cancelled);
 
 private:
   struct DocumentState;
@@ -147,7 +156,15 @@ private:
   /// compiled, on the stage pool.
   template <typename T, typename F>
   void withCompile(const std::string &uri, CancelFlag cancelled,
-                   Callback<T> reply, F &&compute);
+                   bool needsProducts, Callback<T> reply, F &&compute);
+  /// Runs one compile job of a document (on its worker).
+  void compileJob(const std::string &uri,
+                  std::shared_ptr<const DocumentSnapshot> snapshot,
+                  std::shared_ptr<DocumentState> doc, uint64_t generation,
+                  const std::atomic<bool> &cancelled);
+  /// Marks `uri` most recently compiled and releases the products of the
+  /// documents beyond options.retainedDocuments. Holds compileSlot.
+  void retain(const std::string &uri);
 
   ServerOptions options;
   ServerCallbacks &callbacks;
@@ -157,6 +174,12 @@ private:
   DocumentStore store;
   std::mutex statesMutex;
   std::map<std::string, std::shared_ptr<DocumentState>> states;
+  /// One compile at a time: a compile already uses every core (the kernels
+  /// of a stage compile in parallel), and the products of two compiles at
+  /// once would add to the peak memory.
+  std::mutex compileSlot;
+  /// Documents holding products, most recently compiled first.
+  std::vector<std::string> retainedOrder;
   llvm::StdThreadPool frontendPool;
   llvm::StdThreadPool stagePool;
   Scheduler scheduler; // Destroyed first: no compile outlives the rest.

@@ -28,6 +28,18 @@ std::vector<FailureRecord> CompileResult::failures() const {
   return all;
 }
 
+std::shared_ptr<const CompileResult> CompileResult::withoutProducts() const {
+  auto copy = std::make_shared<CompileResult>();
+  copy->context = context;
+  copy->snapshot = snapshot;
+  copy->compileGeneration = compileGeneration;
+  copy->semanticStage = semanticStage;
+  copy->records = records;
+  copy->elapsed = elapsed;
+  copy->retained = false;
+  return copy;
+}
+
 DocumentCompiler::DocumentCompiler(CompileOptions options,
                                    llvm::ThreadPoolInterface *pool)
     : options(std::move(options)) {
@@ -50,6 +62,8 @@ DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
                           const std::atomic<bool> &cancelled,
                           const StageCallback &onStage) {
   auto start = std::chrono::steady_clock::now();
+  if (cancelled.load())
+    return nullptr;
   auto result = std::make_shared<CompileResult>();
   result->context = context;
   result->snapshot = document;
@@ -59,7 +73,7 @@ DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
   CompileOptions semanticOnly = options;
   semanticOnly.stopAfter = StageId::Semantic;
   Compiler frontend(*context, semanticOnly);
-  result->semanticStage = std::make_unique<Compilation>(
+  result->semanticStage = std::make_shared<const Compilation>(
       frontend.compileBuffer(document.path, document.text));
   result->records[stageIndex(StageId::Semantic)] =
       result->semanticStage->record(StageId::Semantic);

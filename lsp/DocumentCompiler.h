@@ -43,16 +43,22 @@ public:
   std::vector<FailureRecord> failures() const;
   /// Wall time of the whole compile.
   double seconds() const { return elapsed; }
+  /// False once the products after `semantic` were released to bound the
+  /// server's memory (records, diagnostics and the source map remain).
+  bool retainsProducts() const { return retained; }
+  /// A copy without the products after `semantic`.
+  std::shared_ptr<const CompileResult> withoutProducts() const;
 
 private:
   friend class DocumentCompiler;
   std::shared_ptr<mlir::MLIRContext> context; // Destroyed last.
   DocumentSnapshot snapshot;
   uint64_t compileGeneration = 0;
-  std::unique_ptr<Compilation> semanticStage;
+  std::shared_ptr<const Compilation> semanticStage;
   std::array<mlir::OwningOpRef<mlir::ModuleOp>, kNumStages> products;
   std::array<StageRecord, kNumStages> records;
   double elapsed = 0;
+  bool retained = true;
 };
 
 class DocumentCompiler {
@@ -71,6 +77,9 @@ public:
 
   /// Kernel products held for reuse.
   size_t cachedProducts() const { return cache.size(); }
+  /// Forgets the products held for reuse: the next compile builds every
+  /// kernel again.
+  void releaseProducts() { cache.clear(); }
 
 private:
   void trimCache(const CompileResult &latest);

@@ -140,11 +140,11 @@ static std::optional<std::string> nameHover(const AstSelection &selection) {
 HoverNeed accy::lsp::hoverNeed(const Analysis &analysis, Position position) {
   AstSelection selection = selectAt(analysis, analysis.offsetOf(position));
   if (selection.item && selection.itemIsKernel && selection.onItemName)
-    return HoverNeed::Stages;
+    return HoverNeed::StageRecords;
   if (nameHover(selection))
     return HoverNeed::Frontend;
   if (selection.expr && selection.itemIsKernel)
-    return HoverNeed::Stages;
+    return HoverNeed::StageProducts;
   return selection.expr ? HoverNeed::Frontend : HoverNeed::Nothing;
 }
 

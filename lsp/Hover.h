@@ -11,9 +11,9 @@
 namespace accy::lsp {
 
 /// Hover on a name (a let, parameter, const or fn) needs only the frontend;
-/// hover on a kernel's name (its stage table) or on an expression (its
-/// dispatch and GPU kernel) needs the stages too.
-enum class HoverNeed { Nothing, Frontend, Stages };
+/// hover on a kernel's name needs the stage records (its table), hover on
+/// an expression the stage products (its dispatch and GPU kernel).
+enum class HoverNeed { Nothing, Frontend, StageRecords, StageProducts };
 HoverNeed hoverNeed(const Analysis &analysis, Position position);
 
 /// The hover at `position`. `compiled` is the compile of the same version

@@ -10,7 +10,7 @@ using namespace accy::lsp;
 DebouncePolicy::Duration DebouncePolicy::next() const {
   if (!any)
     return min;
-  auto wanted = Duration(static_cast<int64_t>(averageMs * 1.2));
+  auto wanted = Duration(static_cast<int64_t>(averageMs));
   return std::clamp(wanted, min, max);
 }
 
@@ -75,6 +75,7 @@ private:
       if (stopping)
         break;
       Job job = std::move(*pending);
+      bool immediate = pendingImmediate;
       pending.reset();
       auto flag = std::make_shared<std::atomic<bool>>(false);
       running = flag;
@@ -85,7 +86,9 @@ private:
           std::chrono::steady_clock::now() - start;
       lock.lock();
       running.reset();
-      if (!flag->load())
+      // Only edits teach the debounce: the first compile of a document
+      // builds every kernel, which no later edit does.
+      if (!flag->load() && !immediate)
         policy.record(took);
     }
     done = true;

@@ -24,7 +24,7 @@
 
 namespace accy::lsp {
 
-/// The delay between an edit and its compile: 1.2 times the recent compile
+/// The delay between an edit and its compile: the recent compile
 /// time, clamped to [min, max].
 class DebouncePolicy {
 public:

@@ -24,6 +24,9 @@ static const char *kUsage =
     "  --check FILE       run every feature on FILE and print the results\n"
     "  -I DIR             search DIR for imports\n"
     "  --target LIST      targets of the compile (default host,sm_90)\n"
+    "  --retained-documents N\n"
+    "                     documents whose stage products stay in memory for\n"
+    "                     reuse (default 3; the others recompile every kernel)\n"
     "  --version, --help\n";
 
 namespace {
@@ -67,6 +70,15 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
         return std::nullopt;
       }
       args.server.compile.includeDirs.push_back(v->str());
+    } else if (arg == "--retained-documents") {
+      auto v = value();
+      unsigned count = 0;
+      if (!v || v->getAsInteger(10, count) || count == 0) {
+        llvm::errs() << "accy-lsp: --retained-documents needs a positive "
+                        "number\n";
+        return std::nullopt;
+      }
+      args.server.retainedDocuments = count;
     } else if (arg == "--target") {
       auto v = value();
       llvm::SmallVector<llvm::StringRef> parts;

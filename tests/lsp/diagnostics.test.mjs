@@ -3,6 +3,8 @@
 // versioned publishing that never shows a stale version.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Session, inputs, uriOf, positionOf, utf8PositionOf } from './harness.mjs';
 
@@ -148,5 +150,31 @@ test('a burst of edits publishes only for the newest version', async () => {
     assert.deepEqual(hover.range.start, positionOf(text, 'exp(x)'));
   } finally {
     s.kill();
+  }
+});
+
+test('a change of an imported file on disk recompiles the importer', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accy-lsp-import-'));
+  const lib = path.join(dir, 'lib.accy');
+  const main = path.join(dir, 'main.accy');
+  const mainText = 'import "lib.accy";\nkernel k(x: f32[N]) -> f32[N] {\n  return x * SCALE;\n}\n';
+  fs.writeFileSync(lib, 'const SCALE = 2.0;\n');
+  fs.writeFileSync(main, mainText);
+  const s = new Session();
+  try {
+    await s.initialize({ workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } });
+    const mainUri = uriOf(main);
+    s.open(mainUri, mainText);
+    assert.deepEqual((await s.diagnosticsFor(mainUri, 1)).diagnostics, []);
+    fs.writeFileSync(lib, 'const SCALING = 2.0;\n');
+    s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(lib), type: 2 }] });
+    const again = await s.until(() => s.diagnostics.filter((d) => d.uri === mainUri)[1], 'diagnostics after the import changed');
+    assert.equal(again.version, 1);
+    assert.equal(again.diagnostics.length, 1, JSON.stringify(again));
+    assert.equal(again.diagnostics[0].code, 'E0022');
+    assert.deepEqual(again.diagnostics[0].range.start, positionOf(mainText, 'SCALE'));
+  } finally {
+    s.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -60,3 +60,35 @@ test('an edit in one kernel recompiles only that kernel; a comment edit recompil
     s.kill();
   }
 });
+
+test('documents beyond --retained-documents release their products and compile again when asked for them', async () => {
+  const file = path.join(inputs, 'two-kernels.accy');
+  const text = fs.readFileSync(file, 'utf8');
+  const first = uriOf(file);
+  const second = uriOf(path.join(inputs, 'second.accy'));
+  const s = new Session(['--retained-documents', '1']);
+  try {
+    await s.initialize();
+    s.open(first, text);
+    await s.diagnosticsFor(first, 1);
+    assert.ok((await s.stats(first)).cachedProducts > 0);
+    s.open(second, text);
+    await s.diagnosticsFor(second, 1);
+    const released = await s.stats(first);
+    assert.equal(released.cachedProducts, 0, 'the older document released its products');
+    assert.equal(released.compiles.finished, 1);
+    // Its stage table needs only records: no compile.
+    const hover = await s.request('textDocument/hover', { textDocument: { uri: first }, position: positionOf(text, 'mlp(') });
+    assert.match(hover.contents.value, /\| target \| compiled \|/);
+    assert.equal((await s.stats(first)).compiles.finished, 1);
+    // Its IR needs the products: it compiles again, every kernel.
+    const ir = await s.request('accy/stageOutput', { uri: first, kernel: 'mlp', stage: 'memory' });
+    assert.match(ir.text, /module @mlp/);
+    const again = await s.stats(first);
+    assert.equal(again.compiles.finished, 2);
+    assert.ok(again.cachedProducts > 0);
+    assert.equal((await s.stats(second)).cachedProducts, 0, 'and the other one released its own');
+  } finally {
+    s.kill();
+  }
+});
