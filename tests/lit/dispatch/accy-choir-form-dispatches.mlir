@@ -71,8 +71,9 @@ module {
 // -----
 
 // A producer read through a broadcast is not fused (every consumer element
-// would recompute it), and nothing fuses into a contraction; linalg.matmul
-// is generalized. The bias add after the matmul is its own dispatch.
+// would recompute it), and no producer fuses into a contraction;
+// linalg.matmul is generalized. The bias add after the matmul reads the
+// matmul's result at each of its points: it is the contraction's epilogue.
 
 module {
   module @no_fusion attributes {accy.kernel = "no_fusion"} {
@@ -109,7 +110,7 @@ module {
 // CHECK-SAME:      accy.dispatch = {id = 1 : i64, kind = "contraction"}
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%[[MM]], %[[EXP]] :
-// CHECK-SAME:      accy.dispatch = {id = 2 : i64, kind = "elementwise"}
+// CHECK-SAME:      accy.dispatch = {id = 1 : i64, role = "epilogue"}
 
 // -----
 
@@ -150,3 +151,80 @@ module {
 // CHECK-NEXT:      arith.mulf
 // CHECK:         linalg.fill {accy.dispatch = {id = 1 : i64, kind = "elementwise"}}
 // CHECK-NOT:     linalg.generic
+
+// -----
+
+// Epilogues: the mean's division runs in the sum's dispatch and the shift
+// of the mean after it (a chain of two); the scalar the division captures
+// moves before the sum. One fill shared by two reductions is duplicated so
+// each folds into its own root. A consumer of both reductions runs as the
+// epilogue of the later one, the first point where both results exist.
+
+module {
+  module @epilogues attributes {accy.kernel = "epilogues"} {
+    func.func @epilogues(%x: tensor<?x?xf32>, %out0: tensor<?xf32> {accy.result = 0 : i64}, %out1: tensor<?xf32> {accy.result = 1 : i64}, %out2: tensor<?xf32> {accy.result = 2 : i64}) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty(%n) : tensor<?xf32>
+      %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+      %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%fill : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %s = arith.addf %a, %acc : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      %d = tensor.dim %x, %c1 : tensor<?x?xf32>
+      %di = arith.index_cast %d : index to i64
+      %df = arith.sitofp %di : i64 to f32
+      %e1 = tensor.empty(%n) : tensor<?xf32>
+      %mean = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sum : tensor<?xf32>) outs(%e1 : tensor<?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %q = arith.divf %a, %df : f32
+        linalg.yield %q : f32
+      } -> tensor<?xf32>
+      %e2 = tensor.empty(%n) : tensor<?xf32>
+      %shift = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%mean : tensor<?xf32>) outs(%e2 : tensor<?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %p = arith.addf %a, %df : f32
+        linalg.yield %p : f32
+      } -> tensor<?xf32>
+      %sq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%fill : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %m = arith.mulf %a, %a : f32
+        %s = arith.addf %m, %acc : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      %e3 = tensor.empty(%n) : tensor<?xf32>
+      %both = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sum, %sq : tensor<?xf32>, tensor<?xf32>) outs(%e3 : tensor<?xf32>) {
+      ^bb0(%a: f32, %b: f32, %o: f32):
+        %r = arith.subf %b, %a : f32
+        linalg.yield %r : f32
+      } -> tensor<?xf32>
+      %r0 = bufferization.materialize_in_destination %mean in %out0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      %r1 = bufferization.materialize_in_destination %shift in %out1 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      %r2 = bufferization.materialize_in_destination %both in %out2 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      return %r0, %r1, %r2 : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @epilogues
+// CHECK:         linalg.fill {accy.dispatch = {id = 0 : i64, role = "init"}}
+// CHECK:         arith.sitofp
+// CHECK:         %[[SUM:.+]] = linalg.generic
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "reduction"}
+// CHECK:         %[[MEAN:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[SUM]] :
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK:           arith.divf
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[MEAN]] :
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK:           arith.addf
+// CHECK:         %[[SQ:.+]] = linalg.generic
+// CHECK-SAME:      accy.dispatch = {id = 1 : i64, kind = "reduction"}
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[SUM]], %[[SQ]] :
+// CHECK-SAME:      accy.dispatch = {id = 1 : i64, role = "epilogue"}
+// CHECK:           arith.subf

@@ -84,3 +84,63 @@ module {
 // CHECK:             scf.for {{.*}} iter_args(%{{.+}} = %cst
 // CHECK:               memref.load %{{.+}}[%{{.+}}, %[[G]]]
 // CHECK-NOT:     linalg.
+// -----
+
+// Epilogues run in their root's kernel: thread 0 of each row's block
+// stores the row's sum, then computes the mean from it in registers and
+// stores that, and the shift of the mean after it. One launch for the
+// three ops; the mean's buffer is allocated before the launch.
+
+module {
+  module @row_mean attributes {accy.kernel = "row_mean"} {
+    func.func @row_mean(%x: tensor<?x?xf32>, %out0: tensor<?xf32> {accy.result = 0 : i64}, %out1: tensor<?xf32> {accy.result = 1 : i64}) -> (tensor<?xf32>, tensor<?xf32>) attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty(%n) : tensor<?xf32>
+      %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+      %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%fill : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %s = arith.addf %a, %acc : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      %d = tensor.dim %x, %c1 : tensor<?x?xf32>
+      %di = arith.index_cast %d : index to i64
+      %df = arith.sitofp %di : i64 to f32
+      %e1 = tensor.empty(%n) : tensor<?xf32>
+      %mean = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sum : tensor<?xf32>) outs(%e1 : tensor<?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %q = arith.divf %a, %df : f32
+        linalg.yield %q : f32
+      } -> tensor<?xf32>
+      %e2 = tensor.empty(%n) : tensor<?xf32>
+      %shift = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%mean : tensor<?xf32>) outs(%e2 : tensor<?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %p = arith.addf %a, %df : f32
+        linalg.yield %p : f32
+      } -> tensor<?xf32>
+      %r0 = bufferization.materialize_in_destination %mean in %out0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      %r1 = bufferization.materialize_in_destination %shift in %out1 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      return %r0, %r1 : tensor<?xf32>, tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @row_mean
+// CHECK-LABEL: func.func @row_mean__sm_90(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>, %[[MEAN:[^:]+]]: memref<?xf32> {accy.result = 0 : i64}, %[[SHIFT:[^:]+]]: memref<?xf32> {accy.result = 1 : i64}
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "row-reduction"}]
+// CHECK:         %[[SUM:.+]] = gpu.alloc
+// CHECK:         %[[D:.+]] = arith.sitofp
+// CHECK:         gpu.launch blocks(%[[ROW:[^,]+]],
+// CHECK:           gpu.barrier
+// CHECK:           scf.if
+// CHECK:             memref.store %[[TOTAL:.+]], %[[SUM]][%[[ROW]]]
+// CHECK-NEXT:        %[[M:.+]] = arith.divf %[[TOTAL]], %[[D]]
+// CHECK-NEXT:        memref.store %[[M]], %[[MEAN]][%[[ROW]]]
+// CHECK-NEXT:        %[[S:.+]] = arith.addf %[[M]], %[[D]]
+// CHECK-NEXT:        memref.store %[[S]], %[[SHIFT]][%[[ROW]]]
+// CHECK:           gpu.terminator
+// CHECK-NOT:     gpu.launch
+// CHECK:         return

@@ -1,10 +1,12 @@
 //===- FormDispatches.cpp - Dispatch regions with elementwise fusion ------===//
 //
 // A dispatch is one linalg root plus the elementwise producers fused into
-// it; each becomes one GPU launch. Fusion itself is upstream's elementwise
-// fusion; what is Accy's own is the cost model (no recomputation through
-// broadcasts, small producers duplicated into each consumer) and the
-// marking of roots.
+// it, the fills that initialise its outputs, and the elementwise consumers
+// of a reduction's or contraction's result fused after it (its epilogue);
+// each dispatch becomes one GPU launch. Producer fusion itself is upstream's
+// elementwise fusion; what is Accy's own is the cost model (no recomputation
+// through broadcasts, small producers duplicated into each consumer) and the
+// marking of roots, inits and epilogues.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace accy::dispatch {
@@ -82,6 +85,73 @@ void duplicateSharedProducers(func::FuncOp func, unsigned maxOps) {
   }
 }
 
+/// Gives each reduction or contraction its own copy of a fill that several
+/// of them start from, so that every fill folds into its root's dispatch
+/// (a shared fill would be a dispatch of its own, and bufferization would
+/// copy its buffer for the second root).
+void duplicateSharedFills(func::FuncOp func) {
+  SmallVector<linalg::FillOp> fills;
+  func.walk([&](linalg::FillOp fill) { fills.push_back(fill); });
+  IRRewriter rewriter(func.getContext());
+  for (linalg::FillOp fill : fills) {
+    if (fill->getNumResults() != 1 || fill->getResult(0).hasOneUse())
+      continue;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : fill->getResult(0).getUses())
+      uses.push_back(&use);
+    if (!llvm::all_of(uses, [](OpOperand *use) {
+          auto root = dyn_cast<linalg::LinalgOp>(use->getOwner());
+          return root && root.isDpsInit(use) &&
+                 root.getNumReductionLoops() > 0;
+        }))
+      continue;
+    // Keep the original for the first root in program order.
+    llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+      return a->getOwner()->isBeforeInBlock(b->getOwner());
+    });
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      rewriter.setInsertionPoint(use->getOwner());
+      Operation *copy = rewriter.clone(*fill);
+      rewriter.modifyOpInPlace(use->getOwner(),
+                               [&] { use->set(copy->getResult(0)); });
+    }
+  }
+}
+
+/// The root whose epilogue `op` can join: `op` is elementwise over exactly
+/// the points of a reduction's or contraction's result (or of an earlier
+/// epilogue's), reads that result at the same point, and needs nothing that
+/// is computed after the root, other than pure scalars and destinations,
+/// which move before the root. `roots` maps the results of reductions and
+/// contractions, and of their epilogues so far, to the root.
+Operation *findEpilogueRoot(linalg::GenericOp op,
+                            const llvm::DenseMap<Value, Operation *> &roots) {
+  if (!isElementwiseGeneric(op) || op->getNumResults() != 1)
+    return nullptr;
+  // Of several roots whose results it reads, the last one: the others'
+  // results exist where it runs.
+  Operation *root = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Operation *candidate = roots.lookup(input->get());
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (candidate && type && type.getRank() == op.getNumLoops() &&
+        op.getMatchingIndexingMap(input).isIdentity() &&
+        (!root || root->isBeforeInBlock(candidate)))
+      root = candidate;
+  }
+  if (!root)
+    return nullptr;
+  // What the epilogue uses must exist where the root runs: its operands
+  // (the destination included) and the scalars its payload captures.
+  llvm::SetVector<Value> used(op->getOperands().begin(),
+                              op->getOperands().end());
+  getUsedValuesDefinedAbove(op->getRegions(), used);
+  for (Value value : used)
+    if (roots.lookup(value) != root && !hoistBefore(value, root))
+      return nullptr;
+  return root;
+}
+
 LogicalResult generalizeNamedOps(func::FuncOp func) {
   SmallVector<linalg::LinalgOp> named;
   func.walk([&](linalg::LinalgOp op) {
@@ -116,6 +186,7 @@ struct FormDispatchesPass
     if (failed(generalizeNamedOps(entry)))
       return failure();
     duplicateSharedProducers(entry, maxRecomputeOps);
+    duplicateSharedFills(entry);
 
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
@@ -129,7 +200,8 @@ struct FormDispatchesPass
       return entry.emitError("elementwise fusion did not converge");
 
     // Number the roots in program order; fold the fills that only
-    // initialise a reduction or contraction into that root's dispatch.
+    // initialise a reduction or contraction, and the elementwise consumers
+    // of its result that can run as its epilogue, into that root's dispatch.
     Builder b(ctx);
     int64_t next = 0;
     SmallVector<linalg::LinalgOp> ops;
@@ -144,21 +216,38 @@ struct FormDispatchesPass
       if (root && root.isDpsInit(&use) && root.getNumReductionLoops() > 0)
         inits.insert(op);
     }
+    // Results of reductions and contractions (and of their epilogues so
+    // far) -> the root they come from, and each root's dispatch id.
+    llvm::DenseMap<Value, Operation *> epilogueRoots;
+    llvm::DenseMap<Operation *, int64_t> rootIds;
+    auto mark = [&](Operation *op, int64_t id, StringRef role) {
+      SmallVector<NamedAttribute> fields{
+          b.getNamedAttr("id", b.getI64IntegerAttr(id))};
+      if (role.empty())
+        fields.push_back(b.getNamedAttr(
+            "kind", b.getStringAttr(dispatchKind(cast<linalg::LinalgOp>(op)))));
+      else
+        fields.push_back(b.getNamedAttr("role", b.getStringAttr(role)));
+      op->setAttr(kDispatchAttr, b.getDictionaryAttr(fields));
+    };
     for (linalg::LinalgOp op : ops) {
       if (inits.contains(op))
         continue;
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        if (Operation *root = findEpilogueRoot(generic, epilogueRoots)) {
+          mark(op, rootIds.lookup(root), "epilogue");
+          epilogueRoots[op->getResult(0)] = root;
+          continue;
+        }
       int64_t id = next++;
-      op->setAttr(kDispatchAttr,
-                  b.getDictionaryAttr(
-                      {b.getNamedAttr("id", b.getI64IntegerAttr(id)),
-                       b.getNamedAttr("kind",
-                                      b.getStringAttr(dispatchKind(op)))}));
+      mark(op, id, "");
+      if (op.getNumReductionLoops() > 0 && op->getNumResults() == 1) {
+        rootIds[op] = id;
+        epilogueRoots[op->getResult(0)] = op;
+      }
       for (Value init : op.getDpsInits())
         if (Operation *fill = init.getDefiningOp(); fill && inits.contains(fill))
-          fill->setAttr(kDispatchAttr,
-                        b.getDictionaryAttr(
-                            {b.getNamedAttr("id", b.getI64IntegerAttr(id)),
-                             b.getNamedAttr("role", b.getStringAttr("init"))}));
+          mark(fill, id, "init");
     }
     return success();
   }

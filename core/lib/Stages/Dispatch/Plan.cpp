@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace accy;
@@ -336,10 +337,39 @@ int64_t accy::getDispatchId(Operation *op) {
   return -1;
 }
 
-bool accy::isDispatchInit(Operation *op) {
+/// The `role` of an op in its dispatch; empty for a root or a non-dispatch.
+static StringRef dispatchRole(Operation *op) {
   auto dispatch = op->getAttrOfType<DictionaryAttr>(kDispatchAttr);
   if (!dispatch)
-    return false;
+    return {};
   auto role = dispatch.getAs<StringAttr>("role");
-  return role && role.getValue() == "init";
+  return role ? role.getValue() : StringRef();
+}
+
+bool accy::isDispatchInit(Operation *op) { return dispatchRole(op) == "init"; }
+
+bool accy::isDispatchEpilogue(Operation *op) {
+  return dispatchRole(op) == "epilogue";
+}
+
+bool accy::hoistBefore(Value value, Operation *point) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != point->getBlock() ||
+      def->isBeforeInBlock(point))
+    return true;
+  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistBefore(operand, point))
+      return false;
+  def->moveBefore(point);
+  return true;
+}
+
+Operation *accy::getDispatchRoot(Operation *op) {
+  int64_t id = getDispatchId(op);
+  for (Operation *it = op->getPrevNode(); it; it = it->getPrevNode())
+    if (getDispatchId(it) == id && dispatchRole(it).empty())
+      return it;
+  return nullptr;
 }

@@ -38,9 +38,15 @@ struct PlanSchedulePass
     entry.walk([&](linalg::LinalgOp op) {
       next = std::max(next, getDispatchId(op) + 1);
     });
+    // Epilogues run in their root's kernel: the root's entry counts them.
+    llvm::DenseMap<int64_t, int64_t> epilogues;
+    entry.walk([&](linalg::LinalgOp op) {
+      if (isDispatchEpilogue(op))
+        ++epilogues[getDispatchId(op)];
+    });
     SmallVector<std::pair<int64_t, Attribute>> summary;
     entry.walk([&](linalg::LinalgOp op) {
-      if (isDispatchInit(op))
+      if (isDispatchInit(op) || isDispatchEpilogue(op))
         return;
       int64_t id = getDispatchId(op);
       if (id < 0) {
@@ -52,6 +58,9 @@ struct PlanSchedulePass
       DictionaryAttr plan = planDispatch(op, profiles);
       op->setAttr(kPlanAttr, plan);
       SmallVector<NamedAttribute> entry(plan.getValue());
+      if (int64_t count = epilogues.lookup(id))
+        entry.push_back(
+            b.getNamedAttr("epilogue", b.getI64IntegerAttr(count)));
       entry.push_back(b.getNamedAttr("id", b.getI64IntegerAttr(id)));
       entry.push_back(b.getNamedAttr(
           "op", b.getStringAttr(op->getName().getStringRef())));

@@ -177,6 +177,39 @@ SmallVector<Value> payloadArgs(OpBuilder &b, Location loc, linalg::LinalgOp op,
   return args;
 }
 
+/// Stores `value`, the result of root `op` at iteration point `ivs`, into
+/// `output`, then computes the epilogues of `plan` at the point of that
+/// result.
+void storeResult(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                 OpOperand *output, Value value, ValueRange ivs,
+                 const KernelPlan &plan) {
+  storeOperand(b, loc, op, output, value, ivs);
+  if (plan.epilogues.empty())
+    return;
+  // An epilogue's loops are the points of the root's result.
+  SmallVector<Value> point =
+      applyMap(b, loc, op.getMatchingIndexingMap(output), ivs);
+  llvm::DenseMap<Value, Value> inRegisters{{output->get(), value}};
+  for (linalg::LinalgOp epilogue : plan.epilogues) {
+    SmallVector<Value> args;
+    for (OpOperand *input : epilogue.getDpsInputOperands()) {
+      if (Value known = inRegisters.lookup(input->get()))
+        args.push_back(known);
+      else if (epilogue.getMatchingBlockArgument(input).use_empty())
+        args.push_back(Value());
+      else
+        args.push_back(loadOperand(b, loc, epilogue, input, point));
+    }
+    OpOperand *result = epilogue.getDpsInitOperand(0);
+    args.push_back(epilogue.getMatchingBlockArgument(result).use_empty()
+                       ? Value()
+                       : loadOperand(b, loc, epilogue, result, point));
+    Value computed = emitPayload(b, epilogue, point, args)[0];
+    storeOperand(b, loc, epilogue, result, computed, point);
+    inRegisters[result->get()] = computed;
+  }
+}
+
 Value zeroOf(OpBuilder &b, Location loc, Type type) {
   return b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
 }
@@ -280,7 +313,7 @@ FailureOr<Operation *> buildThreadKernel(RewriterBase &rw,
     results = loop.getResults();
   }
   for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), results))
-    storeOperand(rw, loc, op, &init, value, pointIvs);
+    storeResult(rw, loc, op, &init, value, pointIvs, plan);
   return launch.getOperation();
 }
 
@@ -359,8 +392,8 @@ FailureOr<Operation *> buildRowReductionKernel(RewriterBase &rw,
     Value init = !plan.initValues.empty() && plan.initValues[0]
                      ? plan.initValues[0]
                      : loadOperand(rw, loc, op, output, pointIvs);
-    storeOperand(rw, loc, op, output, combine(rw, loc, combiner, init, reduced),
-                 pointIvs);
+    storeResult(rw, loc, op, output, combine(rw, loc, combiner, init, reduced),
+                pointIvs, plan);
   };
   if (numSubgroups == 1) {
     auto first = rw.create<scf::IfOp>(loc, ix.eq(tid, 0), false);
@@ -540,7 +573,7 @@ FailureOr<Operation *> buildContractionKernel(RewriterBase &rw,
     }
     auto store = rw.create<scf::IfOp>(loc, inBounds, false);
     rw.setInsertionPointToStart(store.thenBlock());
-    storeOperand(rw, loc, op, output, kLoop.getResult(0), outIvs);
+    storeResult(rw, loc, op, output, kLoop.getResult(0), outIvs, plan);
     return launch.getOperation();
   }
 }

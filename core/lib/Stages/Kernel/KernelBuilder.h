@@ -26,6 +26,11 @@ struct KernelPlan {
   /// the fills folded into this dispatch), one per output; null where the
   /// output is read.
   llvm::SmallVector<mlir::Value> initValues;
+  /// Elementwise ops fused after a single-output root, in program order:
+  /// each is computed, by the thread that stores the root's result, at that
+  /// result's point, reading the root's result (or an earlier epilogue's)
+  /// from registers and its other inputs from memory.
+  llvm::SmallVector<mlir::linalg::LinalgOp> epilogues;
 };
 
 /// Replaces `op` with scf.parallel loops over its iteration space, collapsed

@@ -11,6 +11,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace accy::kernel {
 #define GEN_PASS_DEF_MAPTOGPU
@@ -37,6 +40,84 @@ linalg::FillOp findInitFill(linalg::LinalgOp root, Value init) {
       return nullptr;
   }
   return nullptr;
+}
+
+/// The buffer `value` views (through view-like ops and reshapes).
+Value baseBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
+                 memref::ReshapeOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+/// Whether `epilogue` can run in the kernel of `root` after the epilogues
+/// `chain`, that is earlier than its own place: it reads the result of the
+/// root (or of the chain) at that result's point, every value it uses
+/// exists before the root, and no op in between writes a buffer it reads
+/// or touches the buffer it writes.
+bool canRunInRootKernel(linalg::LinalgOp root,
+                        ArrayRef<linalg::LinalgOp> chain,
+                        linalg::LinalgOp epilogue) {
+  if (root.getNumDpsInits() != 1 || epilogue.getNumReductionLoops() != 0 ||
+      epilogue.getNumDpsInits() != 1)
+    return false;
+  llvm::SmallPtrSet<Value, 4> results{root.getDpsInits()[0]};
+  for (linalg::LinalgOp fused : chain)
+    results.insert(fused.getDpsInits()[0]);
+  bool readsResult = false;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    if (!results.contains(input->get()))
+      continue;
+    if (!epilogue.getMatchingIndexingMap(input).isIdentity() ||
+        cast<MemRefType>(input->get().getType()).getRank() !=
+            epilogue.getNumLoops())
+      return false;
+    readsResult = true;
+  }
+  if (!readsResult)
+    return false;
+  llvm::SetVector<Value> used(epilogue->getOperands().begin(),
+                              epilogue->getOperands().end());
+  getUsedValuesDefinedAbove(epilogue->getRegions(), used);
+  for (Value value : used) {
+    Operation *def = value.getDefiningOp();
+    if (def && def->getBlock() == root->getBlock() &&
+        !def->isBeforeInBlock(root))
+      return false;
+  }
+  llvm::SmallPtrSet<Value, 8> reads, writes;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    reads.insert(baseBuffer(input->get()));
+  writes.insert(baseBuffer(epilogue.getDpsInits()[0]));
+  for (Operation *op = root->getNextNode(); op && op != epilogue;
+       op = op->getNextNode()) {
+    if (llvm::is_contained(chain, op) || isMemoryEffectFree(op))
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      Value value = effect.getValue();
+      if (!value)
+        return false;
+      Value base = baseBuffer(value);
+      bool writesHere = isa<MemoryEffects::Write, MemoryEffects::Free>(
+          effect.getEffect());
+      if ((writesHere && (reads.contains(base) || writes.contains(base))) ||
+          (isa<MemoryEffects::Read>(effect.getEffect()) &&
+           writes.contains(base)))
+        return false;
+    }
+  }
+  return true;
 }
 
 KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
@@ -89,9 +170,20 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
       initValues[op] = values;
     }
 
-    SmallVector<Attribute> launches;
+    // Epilogues that can run in their root's kernel, per root, in order.
+    llvm::DenseMap<Operation *, SmallVector<linalg::LinalgOp>> epilogues;
     for (linalg::LinalgOp op : ops) {
-      if (folded.contains(op)) {
+      if (!isDispatchEpilogue(op))
+        continue;
+      auto root = dyn_cast_or_null<linalg::LinalgOp>(getDispatchRoot(op));
+      if (root && canRunInRootKernel(root, epilogues[root], op))
+        epilogues[root].push_back(op);
+    }
+
+    SmallVector<Attribute> launches;
+    llvm::DenseSet<Operation *> fusedEpilogues;
+    for (linalg::LinalgOp op : ops) {
+      if (folded.contains(op) || fusedEpilogues.contains(op)) {
         rewriter.eraseOp(op);
         continue;
       }
@@ -112,8 +204,11 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
       if (kp.schedule == Schedule::Elementwise && op.getNumLoops() > 0) {
         if (failed(buildElementwiseLoops(rewriter, op, kp)))
           return failure();
-      } else if (failed(buildLaunch(rewriter, op, kp))) {
-        return failure();
+      } else {
+        kp.epilogues = epilogues.lookup(op);
+        fusedEpilogues.insert(kp.epilogues.begin(), kp.epilogues.end());
+        if (failed(buildLaunch(rewriter, op, kp)))
+          return failure();
       }
       (void)loc;
       launches.push_back(b.getDictionaryAttr(

@@ -150,6 +150,31 @@ void reshapesToViews(func::FuncOp entry) {
   }
 }
 
+/// An epilogue runs in its root's kernel, so the buffer it writes must exist
+/// before the root, while bufferization allocates it where its tensor was
+/// made, after the root. Allocations whose sizes can be known before the
+/// root move there (and so the reuse below sees them live from the root on);
+/// the kernel stage runs any other epilogue as a kernel of its own.
+void allocateEpilogueOutputsBeforeRoots(func::FuncOp entry) {
+  entry.walk([&](linalg::LinalgOp op) {
+    if (!isDispatchEpilogue(op))
+      return;
+    Operation *root = getDispatchRoot(op);
+    if (!root)
+      return;
+    for (Value init : op.getDpsInits()) {
+      auto alloc = init.getDefiningOp<memref::AllocOp>();
+      if (!alloc || alloc->getBlock() != root->getBlock() ||
+          alloc->isBeforeInBlock(root))
+        continue;
+      if (llvm::all_of(alloc.getDynamicSizes(), [&](Value size) {
+            return hoistBefore(size, root);
+          }))
+        alloc->moveBefore(root);
+    }
+  });
+}
+
 struct PlanBuffersPass
     : public accy::memory::impl::PlanBuffersBase<PlanBuffersPass> {
   using Base::Base;
@@ -210,6 +235,7 @@ struct PlanBuffersPass
                                     "bufferization";
     reshapesToViews(entry);
     materializeCopies(entry, *targets);
+    allocateEpilogueOutputsBeforeRoots(entry);
 
     Block *body = &entry.getBody().front();
     OpBuilder builder(&getContext());

@@ -39,7 +39,10 @@ inline constexpr llvm::StringLiteral kEntryAttr = "accy.entry";
 /// On an output argument of the entry: the result index it holds.
 inline constexpr llvm::StringLiteral kResultAttr = "accy.result";
 /// On a dispatch root or a fill that initialises one:
-/// `{id = N : i64, kind = "...", role = "init"?}`.
+/// `{id = N : i64, kind = "..."}` on a dispatch root; `{id = N, role =
+/// "init"}` on a fill folded into root N (it initialises the root's output),
+/// `{id = N, role = "epilogue"}` on an elementwise op fused after root N (it
+/// reads the root's result at the point the root writes it).
 inline constexpr llvm::StringLiteral kDispatchAttr = "accy.dispatch";
 /// On a dispatch root: its schedule and per-target sizes.
 inline constexpr llvm::StringLiteral kPlanAttr = "accy.plan";
@@ -139,6 +142,19 @@ llvm::SmallVector<int64_t> getPlanArray(mlir::DictionaryAttr plan,
 int64_t getDispatchId(mlir::Operation *op);
 /// True for a fill folded into its dispatch root (`role = "init"`).
 bool isDispatchInit(mlir::Operation *op);
+/// True for an elementwise op fused after its dispatch root (`role =
+/// "epilogue"`).
+bool isDispatchEpilogue(mlir::Operation *op);
+/// The root of the dispatch `op` is an init or epilogue of: the closest
+/// preceding op of its block with the same dispatch id and no role.
+mlir::Operation *getDispatchRoot(mlir::Operation *op);
+
+/// Makes `value` available before `point`: true when it is defined before
+/// `point` in its block or outside the block, or when its defining op (and,
+/// recursively, theirs) is free of memory effects and regions and has been
+/// moved there. An epilogue's operands and captured scalars must exist where
+/// its root runs.
+bool hoistBefore(mlir::Value value, mlir::Operation *point);
 
 } // namespace accy
 
