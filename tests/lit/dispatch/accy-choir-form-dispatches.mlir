@@ -1,8 +1,10 @@
 // RUN: accy-opt %s --split-input-file --accy-choir-form-dispatches | FileCheck %s
 
 // softmax: the elementwise exp(x - max) has two consumers; it is duplicated
-// into both, so there are three dispatches (max, sum of exp, normalize) and
-// no intermediate exp tensor. The fills become part of their reductions.
+// into both, so there is no intermediate exp tensor. The sum of exp reduces
+// the max's rows again and the normalization maps them: both run after the
+// max in its dispatch (a row pipeline), one dispatch in all. The fills
+// become part of their reductions; the sum's moves before the max.
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
@@ -50,19 +52,19 @@ module {
 
 // CHECK-LABEL: func.func @softmax
 // CHECK:         linalg.fill {accy.dispatch = {id = 0 : i64, role = "init"}}
+// CHECK:         linalg.fill {accy.dispatch = {id = 0 : i64, role = "init"}}
 // CHECK:         %[[MAX:.+]] = linalg.generic
 // CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "reduction"}
 // CHECK:           arith.maximumf
-// CHECK:         linalg.fill {accy.dispatch = {id = 1 : i64, role = "init"}}
 // CHECK:         %[[SUM:.+]] = linalg.generic
 // CHECK-SAME:      ins(%{{.+}}, %[[MAX]] :
-// CHECK-SAME:      accy.dispatch = {id = 1 : i64, kind = "reduction"}
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
 // CHECK:           arith.subf
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%{{.+}}, %[[MAX]], %[[SUM]] :
-// CHECK-SAME:      accy.dispatch = {id = 2 : i64, kind = "elementwise"}
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
 // CHECK:           arith.subf
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.divf

@@ -2,7 +2,10 @@
 
 // softmax through the kernel stage: one launch function and one gpu.module
 // per GPU target, the kernels named in launch order, the host version in
-// `module @host`, and the kernel summary.
+// `module @host`, and the kernel summary. softmax is one kernel, a row
+// pipeline: the row's maximum, the sum of exp(x - max) over the same row,
+// and the normalized row, one block per row, with a shared-memory slot per
+// subgroup for each of the two reductions.
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
@@ -51,30 +54,23 @@ module {
 // Grids: one block per row for the reductions, one thread per element for
 // the normalization; symbols are the dimensions of (x, out).
 // CHECK-DAG: #[[ROWS:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0, 1, 1)>
-// CHECK-DAG: #[[ELEMS:.+]] = affine_map<()[s0, s1, s2, s3] -> ((s0 * s1) ceildiv 256, 1, 1)>
 
 // CHECK-LABEL: module @softmax
 // CHECK-SAME:    accy.kernels = {symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>], targets = {
-// CHECK-SAME:      gfx942 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 16 : i64}
-// CHECK-SAME:      sm_90 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 32 : i64}
-// CHECK-SAME:        {arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 1 : i64, grid = #[[ROWS]], name = "softmax_k1", schedule = "row-reduction", shared_memory = 32 : i64}
-// CHECK-SAME:        {arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 2 : i64, grid = #[[ELEMS]], name = "softmax_k2", schedule = "elementwise", shared_memory = 0 : i64}
+// CHECK-SAME:      gfx942 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 32 : i64}]
+// CHECK-SAME:      sm_90 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 64 : i64}]
 // CHECK-SAME:    gpu.container_module
 
 // CHECK:       func.func @softmax__sm_90(%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.launch_target = "sm_90"}
 // CHECK:         %[[MAX:.+]] = gpu.alloc (%{{.+}}) {accy.buffer = 0 : i64} : memref<?xf32>
-// CHECK:         gpu.launch_func @sm_90::@softmax_k0 blocks in (%{{.+}}, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[X]] : memref<?x?xf32>, %[[MAX]] : memref<?xf32>)
 // CHECK:         %[[SUM:.+]] = gpu.alloc (%{{.+}}) {accy.buffer = 1 : i64} : memref<?xf32>
-// CHECK:         gpu.launch_func @sm_90::@softmax_k1
-// CHECK-SAME:      args(%[[X]] : memref<?x?xf32>, %[[MAX]] : memref<?xf32>, %[[SUM]] : memref<?xf32>)
-// CHECK:         gpu.launch_func @sm_90::@softmax_k2
-// CHECK-SAME:      args(%[[X]] : memref<?x?xf32>, %[[MAX]] : memref<?xf32>, %[[SUM]] : memref<?xf32>, %[[OUT]] : memref<?x?xf32>)
+// CHECK:         gpu.launch_func @sm_90::@softmax_k0 blocks in (%{{.+}}, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[X]] : memref<?x?xf32>, %[[MAX]] : memref<?xf32>, %[[SUM]] : memref<?xf32>, %[[OUT]] : memref<?x?xf32>)
+// CHECK-NOT:     gpu.launch_func
 // CHECK-DAG:     gpu.dealloc %[[MAX]] :
 // CHECK-DAG:     gpu.dealloc %[[SUM]] :
 // CHECK:       func.func @softmax__gfx942(
-// CHECK-COUNT-3: gpu.launch_func @gfx942::@softmax_k
-
-// The host version: loops, exported through the C interface.
+// CHECK-COUNT-1: gpu.launch_func @gfx942::@softmax_k
+// CHECK-NOT:     gpu.launch_func
 // CHECK:       module @host {
 // CHECK:         func.func @softmax(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.entry, llvm.emit_c_interface}
 // CHECK-NOT:       linalg.
@@ -83,20 +79,22 @@ module {
 // Row maximum on sm_90: strided loop, warp butterfly, 8 warp partials in
 // shared memory.
 // CHECK:       gpu.module @sm_90 attributes {accy.target = "sm_90"}
-// CHECK:         gpu.func @softmax_k0(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK:         gpu.func @softmax_k0(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?x?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[PART2:.+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:           scf.for %{{.+}} = %thread_id_x to %{{.+}} step %c256
 // CHECK:             arith.maximumf
 // CHECK:           gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
 // CHECK:           gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
 // CHECK:           memref.store %{{.+}}, %[[PART]]
 // CHECK:           gpu.barrier
-// CHECK:         gpu.func @softmax_k1(
-// CHECK:           math.exp
-// CHECK:         gpu.func @softmax_k2(
-// CHECK-SAME:      kernel attributes {known_block_size = array<i32: 256, 1, 1>}
-// CHECK:           arith.divf
+// CHECK:           scf.for %{{.+}} = %thread_id_x to %{{.+}} step %c256
+// CHECK:             math.exp
+// CHECK:           memref.store %{{.+}}, %[[PART2]]
+// CHECK:           gpu.barrier
+// CHECK:           scf.for %{{.+}} = %thread_id_x to %{{.+}} step %c256
+// CHECK:             arith.divf
+// CHECK:           gpu.return
+// CHECK-NOT:     gpu.func
 
-// On gfx942 wavefronts are 64 lanes: 4 partials.
 // CHECK:       gpu.module @gfx942 attributes {accy.target = "gfx942"}
 // CHECK:         gpu.func @softmax_k0({{.*}}) workgroup(%{{.+}} : memref<4xf32, #gpu.address_space<workgroup>>)
 // CHECK:           gpu.shuffle xor %{{.+}}, %c32_i32, %c64_i32 : f32

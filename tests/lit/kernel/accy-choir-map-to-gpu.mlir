@@ -86,10 +86,10 @@ module {
 // CHECK-NOT:     linalg.
 // -----
 
-// Epilogues run in their root's kernel: thread 0 of each row's block
-// stores the row's sum, then computes the mean from it in registers and
-// stores that, and the shift of the mean after it. One launch for the
-// three ops; the mean's buffer is allocated before the launch.
+// Epilogues run in their root's kernel: every thread of each row's block
+// ends the reduction with the row's sum, computes the mean from it in
+// registers and the shift of the mean after it; thread 0 stores the three.
+// One launch for the three ops; the mean's buffer is allocated before it.
 
 module {
   module @row_mean attributes {accy.kernel = "row_mean"} {
@@ -135,12 +135,17 @@ module {
 // CHECK:         %[[D:.+]] = arith.sitofp
 // CHECK:         gpu.launch blocks(%[[ROW:[^,]+]],
 // CHECK:           gpu.barrier
-// CHECK:           scf.if
-// CHECK:             memref.store %[[TOTAL:.+]], %[[SUM]][%[[ROW]]]
-// CHECK-NEXT:        %[[M:.+]] = arith.divf %[[TOTAL]], %[[D]]
+// CHECK:           scf.if %[[FIRST:.+]] {
+// CHECK-NEXT:        memref.store %[[TOTAL:.+]], %[[SUM]][%[[ROW]]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[M:.+]] = arith.divf %[[TOTAL]], %[[D]]
+// CHECK-NEXT:      scf.if %[[FIRST]] {
 // CHECK-NEXT:        memref.store %[[M]], %[[MEAN]][%[[ROW]]]
-// CHECK-NEXT:        %[[S:.+]] = arith.addf %[[M]], %[[D]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[S:.+]] = arith.addf %[[M]], %[[D]]
+// CHECK-NEXT:      scf.if %[[FIRST]] {
 // CHECK-NEXT:        memref.store %[[S]], %[[SHIFT]][%[[ROW]]]
+// CHECK-NEXT:      }
 // CHECK:           gpu.terminator
 // CHECK-NOT:     gpu.launch
 // CHECK:         return

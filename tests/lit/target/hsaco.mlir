@@ -15,13 +15,11 @@
 // GFX90A:     Flags: {{.*}}gfx90a
 // ELF:        Symbol table '.dynsym'
 // ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} softmax_k0.kd
-// ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} softmax_k1.kd
-// ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} softmax_k2.kd
 // ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} bias_gelu_k0.kd
 // ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} row_stats_k2.kd
 // ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} col_total_k1.kd
 // ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} matmul_generic_k0.kd
 // ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} matmul_static_k0.kd
 // ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} batch_einsum_k0.kd
-// ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} softmax_static_k2.kd
+// ELF-DAG:    OBJECT GLOBAL DEFAULT {{.*}} softmax_static_k0.kd
 // ELF-DAG:    FUNC GLOBAL PROTECTED {{.*}} softmax_k0{{$}}

@@ -7,7 +7,7 @@
 // external function (no libdevice), the ISA version ptxas of CUDA 12 and 13
 // accept, and the block size as .maxntid. Epilogues make no entry of their
 // own: row_stats' mean runs in its sum's kernel, matmul_static's bias add in
-// its matmul's.
+// its matmul's, and each softmax is one row-pipeline kernel.
 
 // PTX-NOT:    .extern
 // PTX:        .version 8.0
@@ -15,8 +15,6 @@
 // SM80:       .target sm_80
 // PTX:        .address_size 64
 // PTX-DAG:    .visible .entry softmax_k0(
-// PTX-DAG:    .visible .entry softmax_k1(
-// PTX-DAG:    .visible .entry softmax_k2(
 // PTX-DAG:    .visible .entry bias_gelu_k0(
 // PTX-DAG:    .visible .entry row_stats_k0(
 // PTX-DAG:    .visible .entry row_stats_k1(
@@ -27,8 +25,6 @@
 // PTX-DAG:    .visible .entry matmul_static_k0(
 // PTX-DAG:    .visible .entry batch_einsum_k0(
 // PTX-DAG:    .visible .entry softmax_static_k0(
-// PTX-DAG:    .visible .entry softmax_static_k1(
-// PTX-DAG:    .visible .entry softmax_static_k2(
 // PTX-DAG:    .maxntid 16, 16, 1
 // PTX-DAG:    .maxntid 256, 1, 1
 // PTX-DAG:    shfl.sync.bfly.b32

@@ -118,36 +118,84 @@ void duplicateSharedFills(func::FuncOp func) {
   }
 }
 
-/// The root whose epilogue `op` can join: `op` is elementwise over exactly
-/// the points of a reduction's or contraction's result (or of an earlier
-/// epilogue's), reads that result at the same point, and needs nothing that
-/// is computed after the root, other than pure scalars and destinations,
-/// which move before the root. `roots` maps the results of reductions and
-/// contractions, and of their epilogues so far, to the root.
-Operation *findEpilogueRoot(linalg::GenericOp op,
-                            const llvm::DenseMap<Value, Operation *> &roots) {
-  if (!isElementwiseGeneric(op) || op->getNumResults() != 1)
-    return nullptr;
-  // Of several roots whose results it reads, the last one: the others'
-  // results exist where it runs.
+/// A result that later ops may read inside its root's kernel: one value per
+/// point of the root's result (the root's own, a point epilogue's, or a
+/// reduction of the same row's), or one per element of the row (an op that
+/// maps the row of a row reduction).
+struct FusedResult {
   Operation *root = nullptr;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    Operation *candidate = roots.lookup(input->get());
-    auto type = dyn_cast<RankedTensorType>(input->get().getType());
-    if (candidate && type && type.getRank() == op.getNumLoops() &&
-        op.getMatchingIndexingMap(input).isIdentity() &&
-        (!root || root->isBeforeInBlock(candidate)))
-      root = candidate;
-  }
-  if (!root)
+  bool perRowElement = false;
+};
+
+AffineMap resultMap(linalg::LinalgOp op) {
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+}
+
+/// Whether `op` runs at the points of `root`'s result: elementwise over
+/// exactly that space.
+bool coversRootResult(linalg::LinalgOp op, linalg::LinalgOp root) {
+  return op.getNumReductionLoops() == 0 &&
+         op.getNumLoops() == resultMap(root).getNumResults();
+}
+
+/// Whether `op` can follow `root`, a row reduction, over the same rows: it
+/// maps the row elementwise, or reduces the row again into the same space.
+bool followsRootRow(linalg::LinalgOp op, linalg::LinalgOp root) {
+  if (classifyDispatch(root).schedule != Schedule::RowReduction ||
+      op.getNumLoops() != root.getNumLoops())
+    return false;
+  if (op.getNumReductionLoops() == 0)
+    return true;
+  return op.getIteratorTypesArray() == root.getIteratorTypesArray() &&
+         resultMap(op) == resultMap(root) &&
+         classifyDispatch(op).schedule == Schedule::RowReduction;
+}
+
+/// Whether `op` can read `input`, a fused result of `root`, in the root's
+/// kernel: a per-point value at its own point, or at the row's point from
+/// the row's elements; a per-element value at the same element.
+bool readsInRootKernel(linalg::LinalgOp op, OpOperand *input,
+                       linalg::LinalgOp root, const FusedResult &result) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (op.getNumLoops() == root.getNumLoops())
+    return result.perRowElement ? map.isIdentity() : map == resultMap(root);
+  return !result.perRowElement && map.isIdentity();
+}
+
+/// The root whose dispatch `op` can join as an epilogue: `op` runs at the
+/// points of the result of a reduction or contraction, or over the rows of
+/// a row reduction (mapping or reducing them again: a row pipeline); reads
+/// that root's fused results where its kernel has them; and needs nothing
+/// computed after the root, other than pure scalars, fills and
+/// destinations, which move before the root. Of several roots whose results
+/// it reads, it joins the last, where the others' results exist.
+Operation *findEpilogueRoot(linalg::GenericOp op,
+                            const llvm::DenseMap<Value, FusedResult> &fused) {
+  if (op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics())
     return nullptr;
+  Operation *last = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (Operation *candidate = fused.lookup(input->get()).root)
+      if (!last || last->isBeforeInBlock(candidate))
+        last = candidate;
+  if (!last)
+    return nullptr;
+  auto root = cast<linalg::LinalgOp>(last);
+  if (!coversRootResult(op, root) && !followsRootRow(op, root))
+    return nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    FusedResult result = fused.lookup(input->get());
+    if (result.root == root && !readsInRootKernel(op, input, root, result))
+      return nullptr;
+  }
   // What the epilogue uses must exist where the root runs: its operands
   // (the destination included) and the scalars its payload captures.
   llvm::SetVector<Value> used(op->getOperands().begin(),
                               op->getOperands().end());
   getUsedValuesDefinedAbove(op->getRegions(), used);
   for (Value value : used)
-    if (roots.lookup(value) != root && !hoistBefore(value, root))
+    if (fused.lookup(value).root != root && !hoistBefore(value, root))
       return nullptr;
   return root;
 }
@@ -216,9 +264,9 @@ struct FormDispatchesPass
       if (root && root.isDpsInit(&use) && root.getNumReductionLoops() > 0)
         inits.insert(op);
     }
-    // Results of reductions and contractions (and of their epilogues so
-    // far) -> the root they come from, and each root's dispatch id.
-    llvm::DenseMap<Value, Operation *> epilogueRoots;
+    // Results of reductions and contractions and of their epilogues so far,
+    // and each root's dispatch id.
+    llvm::DenseMap<Value, FusedResult> fused;
     llvm::DenseMap<Operation *, int64_t> rootIds;
     auto mark = [&](Operation *op, int64_t id, StringRef role) {
       SmallVector<NamedAttribute> fields{
@@ -230,24 +278,32 @@ struct FormDispatchesPass
         fields.push_back(b.getNamedAttr("role", b.getStringAttr(role)));
       op->setAttr(kDispatchAttr, b.getDictionaryAttr(fields));
     };
+    auto markInits = [&](linalg::LinalgOp op, int64_t id) {
+      for (Value init : op.getDpsInits())
+        if (Operation *fill = init.getDefiningOp(); fill && inits.contains(fill))
+          mark(fill, id, "init");
+    };
     for (linalg::LinalgOp op : ops) {
       if (inits.contains(op))
         continue;
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-        if (Operation *root = findEpilogueRoot(generic, epilogueRoots)) {
-          mark(op, rootIds.lookup(root), "epilogue");
-          epilogueRoots[op->getResult(0)] = root;
+        if (Operation *root = findEpilogueRoot(generic, fused)) {
+          int64_t id = rootIds.lookup(root);
+          mark(op, id, "epilogue");
+          markInits(op, id);
+          fused[op->getResult(0)] = {
+              root, op.getNumLoops() ==
+                            cast<linalg::LinalgOp>(root).getNumLoops() &&
+                        op.getNumReductionLoops() == 0};
           continue;
         }
       int64_t id = next++;
       mark(op, id, "");
+      markInits(op, id);
       if (op.getNumReductionLoops() > 0 && op->getNumResults() == 1) {
         rootIds[op] = id;
-        epilogueRoots[op->getResult(0)] = op;
+        fused[op->getResult(0)] = {op, false};
       }
-      for (Value init : op.getDpsInits())
-        if (Operation *fill = init.getDefiningOp(); fill && inits.contains(fill))
-          mark(fill, id, "init");
     }
     return success();
   }

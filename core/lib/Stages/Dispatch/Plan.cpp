@@ -357,7 +357,10 @@ bool accy::hoistBefore(Value value, Operation *point) {
   if (!def || def->getBlock() != point->getBlock() ||
       def->isBeforeInBlock(point))
     return true;
-  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
+  // A fill on tensors (a reduction's start) is the one op with a region
+  // that moves; its body uses nothing from outside.
+  if (!isMemoryEffectFree(def) ||
+      (def->getNumRegions() != 0 && !isa<linalg::FillOp>(def)))
     return false;
   for (Value operand : def->getOperands())
     if (!hoistBefore(operand, point))

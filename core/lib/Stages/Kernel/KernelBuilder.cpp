@@ -161,20 +161,40 @@ SmallVector<Value> emitPayload(OpBuilder &b, linalg::LinalgOp op,
   return results;
 }
 
-/// Values for the payload's block arguments: loaded inputs, and `outputs`
-/// for the output arguments.
+/// Buffers whose value at the point being computed is already in registers
+/// (the results of a root and of its epilogues), and that value.
+using InRegisters = llvm::DenseMap<Value, Value>;
+
+/// Values for the payload's block arguments: inputs from registers where
+/// `known` has them, loaded otherwise, and `outputs` for the output
+/// arguments.
 SmallVector<Value> payloadArgs(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                               ValueRange ivs, ArrayRef<Value> outputs) {
+                               ValueRange ivs, ArrayRef<Value> outputs,
+                               const InRegisters &known = {}) {
   SmallVector<Value> args;
   for (OpOperand *input : op.getDpsInputOperands()) {
     // An unused input is not loaded.
-    if (op.getMatchingBlockArgument(input).use_empty())
+    if (Value value = known.lookup(input->get()))
+      args.push_back(value);
+    else if (op.getMatchingBlockArgument(input).use_empty())
       args.push_back(Value());
     else
       args.push_back(loadOperand(b, loc, op, input, ivs));
   }
   llvm::append_range(args, outputs);
   return args;
+}
+
+/// The value of single-output elementwise `op` at `ivs`: its payload over
+/// inputs from `known` or memory, and its output's old value where the
+/// payload reads it.
+Value emitPointValue(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                     ValueRange ivs, const InRegisters &known) {
+  OpOperand *output = op.getDpsInitOperand(0);
+  Value old = op.getMatchingBlockArgument(output).use_empty()
+                  ? Value()
+                  : loadOperand(b, loc, op, output, ivs);
+  return emitPayload(b, op, ivs, payloadArgs(b, loc, op, ivs, {old}, known))[0];
 }
 
 /// Stores `value`, the result of root `op` at iteration point `ivs`, into
@@ -189,22 +209,10 @@ void storeResult(OpBuilder &b, Location loc, linalg::LinalgOp op,
   // An epilogue's loops are the points of the root's result.
   SmallVector<Value> point =
       applyMap(b, loc, op.getMatchingIndexingMap(output), ivs);
-  llvm::DenseMap<Value, Value> inRegisters{{output->get(), value}};
+  InRegisters inRegisters{{output->get(), value}};
   for (linalg::LinalgOp epilogue : plan.epilogues) {
-    SmallVector<Value> args;
-    for (OpOperand *input : epilogue.getDpsInputOperands()) {
-      if (Value known = inRegisters.lookup(input->get()))
-        args.push_back(known);
-      else if (epilogue.getMatchingBlockArgument(input).use_empty())
-        args.push_back(Value());
-      else
-        args.push_back(loadOperand(b, loc, epilogue, input, point));
-    }
+    Value computed = emitPointValue(b, loc, epilogue, point, inRegisters);
     OpOperand *result = epilogue.getDpsInitOperand(0);
-    args.push_back(epilogue.getMatchingBlockArgument(result).use_empty()
-                       ? Value()
-                       : loadOperand(b, loc, epilogue, result, point));
-    Value computed = emitPayload(b, epilogue, point, args)[0];
     storeOperand(b, loc, epilogue, result, computed, point);
     inRegisters[result->get()] = computed;
   }
@@ -318,8 +326,102 @@ FailureOr<Operation *> buildThreadKernel(RewriterBase &rw,
 }
 
 //===----------------------------------------------------------------------===//
-// row-reduction schedule: one block per output point
+// row-reduction schedule: one block per output point (a row), and the row
+// pipeline of the ops fused after it
 //===----------------------------------------------------------------------===//
+
+/// Reductions of a row by a block: each thread folds a strided part of the
+/// row, subgroups combine with butterfly shuffles, and subgroups through a
+/// shared-memory slot each; every thread ends with the row's value.
+struct RowReducer {
+  RewriterBase &rw;
+  Location loc;
+  gpu::LaunchOp launch;
+  int64_t threads, subgroup;
+  SmallVector<unsigned> parallelDims, reductionDims;
+  SmallVector<Value> parallelIvs;
+
+  /// The row's value of reduction `op` (combiner `combiner`, shared-memory
+  /// slots `partials` when the block has several subgroups) combined into
+  /// `init`; inputs found in `known` are not loaded.
+  Value reduce(linalg::LinalgOp op, Operation *combiner, Value partials,
+               Value init, const InRegisters &known) {
+    Ix ix{rw, loc};
+    SmallVector<Value> sizes = loopSizes(rw, loc, op);
+    Value tid = launch.getThreadIds().x;
+    Value start = rw.create<arith::ConstantOp>(
+        loc, *arith::getNeutralElement(combiner));
+    Value total = ix.product(select(sizes, reductionDims));
+    auto loop = rw.create<scf::ForOp>(loc, tid, total, ix.c(threads),
+                                      ValueRange{start});
+    {
+      OpBuilder::InsertionGuard loopGuard(rw);
+      rw.setInsertionPointToStart(loop.getBody());
+      Ix in{rw, loc};
+      SmallVector<Value> ivs = rowIvs(in, op, loop.getInductionVar(), sizes);
+      SmallVector<Value> yielded = emitPayload(
+          rw, op, ivs,
+          payloadArgs(rw, loc, op, ivs, {loop.getRegionIterArg(0)}, known));
+      rw.create<scf::YieldOp>(loc, yielded[0]);
+    }
+    Value acc = loop.getResult(0);
+    for (int64_t offset = subgroup / 2; offset >= 1; offset /= 2) {
+      auto shuffle = rw.create<gpu::ShuffleOp>(
+          loc, acc, static_cast<int32_t>(offset),
+          static_cast<int32_t>(subgroup), gpu::ShuffleMode::XOR);
+      acc = combine(rw, loc, combiner, acc, shuffle.getShuffleResult());
+    }
+    if (partials) {
+      Value lane = ix.rem(tid, ix.c(subgroup));
+      Value subgroupId = ix.div(tid, ix.c(subgroup));
+      {
+        auto leader = rw.create<scf::IfOp>(loc, ix.eq(lane, 0), false);
+        OpBuilder::InsertionGuard ifGuard(rw);
+        rw.setInsertionPointToStart(leader.thenBlock());
+        rw.create<memref::StoreOp>(loc, acc, partials, ValueRange{subgroupId});
+      }
+      rw.create<gpu::BarrierOp>(loc);
+      // Every thread combines the slots in the same order.
+      acc = rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(0)});
+      for (int64_t i = 1; i < threads / subgroup; ++i)
+        acc = combine(
+            rw, loc, combiner, acc,
+            rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(i)}));
+    }
+    return combine(rw, loc, combiner, init, acc);
+  }
+
+  /// The iteration point of `op` at this block's row and the `linear`-th
+  /// element of the row.
+  SmallVector<Value> rowIvs(Ix &ix, linalg::LinalgOp op, Value linear,
+                            ArrayRef<Value> sizes) {
+    return mergeIvs(ix, op.getNumLoops(), parallelDims, parallelIvs,
+                    reductionDims,
+                    delinearize(ix, linear, select(sizes, reductionDims)));
+  }
+
+  /// Maps this block's row with elementwise `op`: each thread computes a
+  /// strided part of the row and stores it.
+  void mapRow(linalg::LinalgOp op, const InRegisters &known) {
+    Ix ix{rw, loc};
+    SmallVector<Value> sizes = loopSizes(rw, loc, op);
+    Value total = ix.product(select(sizes, reductionDims));
+    auto loop = rw.create<scf::ForOp>(loc, launch.getThreadIds().x, total,
+                                      ix.c(threads));
+    OpBuilder::InsertionGuard loopGuard(rw);
+    rw.setInsertionPointToStart(loop.getBody());
+    Ix in{rw, loc};
+    SmallVector<Value> ivs = rowIvs(in, op, loop.getInductionVar(), sizes);
+    storeOperand(rw, loc, op, op.getDpsInitOperand(0),
+                 emitPointValue(rw, loc, op, ivs, known), ivs);
+  }
+};
+
+/// The combiner of a reduction planned as a row reduction, or null.
+Operation *rowCombiner(linalg::LinalgOp op) {
+  DispatchShape shape = classifyDispatch(op);
+  return shape.schedule == Schedule::RowReduction ? shape.combiner : nullptr;
+}
 
 FailureOr<Operation *> buildRowReductionKernel(RewriterBase &rw,
                                                linalg::LinalgOp op,
@@ -332,97 +434,93 @@ FailureOr<Operation *> buildRowReductionKernel(RewriterBase &rw,
                           << " threads is not a multiple of the subgroup ("
                           << subgroup << ")";
   int64_t numSubgroups = threads / subgroup;
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-  if (!neutral)
-    return op.emitError() << "row-reduction combiner '"
-                          << combiner->getName() << "' has no neutral element";
-  Type accType = combiner->getResult(0).getType();
+
+  // The reductions of the row: the root's and those of the pipeline, each
+  // with its combiner and shared-memory slots.
+  SmallVector<linalg::LinalgOp> reductions{op};
+  for (linalg::LinalgOp epilogue : plan.epilogues)
+    if (epilogue.getNumReductionLoops() > 0)
+      reductions.push_back(epilogue);
+  llvm::DenseMap<Operation *, Operation *> combiners;
+  SmallVector<Type> workgroup;
+  for (linalg::LinalgOp reduction : reductions) {
+    Operation *c = reduction == op ? combiner : rowCombiner(reduction);
+    if (!c || !arith::getNeutralElement(c))
+      return reduction.emitError()
+             << "row-reduction combiner has no neutral element";
+    combiners[reduction] = c;
+    if (numSubgroups > 1)
+      workgroup.push_back(
+          workgroupBuffer({numSubgroups}, c->getResult(0).getType()));
+  }
 
   Ix host{rw, loc};
-  SmallVector<unsigned> parallelDims, reductionDims;
-  splitLoops(op, parallelDims, reductionDims);
-  Value rows = host.product(select(loopSizes(rw, loc, op), parallelDims));
-  SmallVector<Type> workgroup;
-  if (numSubgroups > 1)
-    workgroup.push_back(workgroupBuffer({numSubgroups}, accType));
-  gpu::LaunchOp launch =
-      createLaunch(rw, loc, rows, {threads, 1, 1}, workgroup);
+  RowReducer row{rw, loc, nullptr, threads, subgroup, {}, {}, {}};
+  splitLoops(op, row.parallelDims, row.reductionDims);
+  Value rows =
+      host.product(select(loopSizes(rw, loc, op), row.parallelDims));
+  row.launch = createLaunch(rw, loc, rows, {threads, 1, 1}, workgroup);
 
   OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  rw.setInsertionPoint(row.launch.getBody().front().getTerminator());
   Ix ix{rw, loc};
   SmallVector<Value> sizes = loopSizes(rw, loc, op);
-  Value tid = launch.getThreadIds().x;
-  SmallVector<Value> parallelIvs =
-      delinearize(ix, launch.getBlockIds().x, select(sizes, parallelDims));
-  SmallVector<Value> pointIvs = mergeIvs(ix, op.getNumLoops(), parallelDims,
-                                         parallelIvs, reductionDims, {});
-
-  // Each thread reduces a strided part of the row, starting from the
-  // combiner's neutral element.
-  Value start = rw.create<arith::ConstantOp>(loc, *neutral);
-  Value total = ix.product(select(sizes, reductionDims));
-  auto loop = rw.create<scf::ForOp>(loc, tid, total, ix.c(threads),
-                                    ValueRange{start});
-  {
-    OpBuilder::InsertionGuard loopGuard(rw);
-    rw.setInsertionPointToStart(loop.getBody());
-    Ix in{rw, loc};
-    SmallVector<Value> reductionIvs = delinearize(
-        in, loop.getInductionVar(), select(sizes, reductionDims));
-    SmallVector<Value> ivs = mergeIvs(in, op.getNumLoops(), parallelDims,
-                                      parallelIvs, reductionDims, reductionIvs);
-    SmallVector<Value> yielded =
-        emitPayload(rw, op, ivs,
-                    payloadArgs(rw, loc, op, ivs, {loop.getRegionIterArg(0)}));
-    rw.create<scf::YieldOp>(loc, yielded[0]);
-  }
-  Value acc = loop.getResult(0);
-
-  // Butterfly within the subgroup: every lane ends with the subgroup's value.
-  for (int64_t offset = subgroup / 2; offset >= 1; offset /= 2) {
-    auto shuffle = rw.create<gpu::ShuffleOp>(
-        loc, acc, static_cast<int32_t>(offset),
-        static_cast<int32_t>(subgroup), gpu::ShuffleMode::XOR);
-    acc = combine(rw, loc, combiner, acc, shuffle.getShuffleResult());
-  }
-
-  OpOperand *output = op.getDpsInitOperand(0);
-  auto finish = [&](Value reduced) {
-    Value init = !plan.initValues.empty() && plan.initValues[0]
-                     ? plan.initValues[0]
-                     : loadOperand(rw, loc, op, output, pointIvs);
-    storeResult(rw, loc, op, output, combine(rw, loc, combiner, init, reduced),
-                pointIvs, plan);
-  };
-  if (numSubgroups == 1) {
-    auto first = rw.create<scf::IfOp>(loc, ix.eq(tid, 0), false);
-    rw.setInsertionPointToStart(first.thenBlock());
-    finish(acc);
-    return launch.getOperation();
-  }
-
-  // One value per subgroup through shared memory; thread 0 combines them.
-  Value partials = launch.getWorkgroupAttributions()[0];
-  Value lane = ix.rem(tid, ix.c(subgroup));
-  Value subgroupId = ix.div(tid, ix.c(subgroup));
-  {
-    auto leader = rw.create<scf::IfOp>(loc, ix.eq(lane, 0), false);
+  Value isFirst = ix.eq(row.launch.getThreadIds().x, 0);
+  row.parallelIvs = delinearize(ix, row.launch.getBlockIds().x,
+                                select(sizes, row.parallelDims));
+  SmallVector<Value> pointIvs =
+      mergeIvs(ix, op.getNumLoops(), row.parallelDims, row.parallelIvs,
+               row.reductionDims, {});
+  // The point of the row's results, for the epilogues at those points.
+  SmallVector<Value> point =
+      applyMap(rw, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+               pointIvs);
+  auto storeByFirstThread = [&](linalg::LinalgOp producer, Value value,
+                                ValueRange ivs) {
+    auto first = rw.create<scf::IfOp>(loc, isFirst, false);
     OpBuilder::InsertionGuard ifGuard(rw);
-    rw.setInsertionPointToStart(leader.thenBlock());
-    rw.create<memref::StoreOp>(loc, acc, partials, ValueRange{subgroupId});
+    rw.setInsertionPointToStart(first.thenBlock());
+    storeOperand(rw, loc, producer, producer.getDpsInitOperand(0), value, ivs);
+  };
+  unsigned slot = 0;
+  auto reduceRow = [&](linalg::LinalgOp reduction, Value init,
+                       const InRegisters &known) {
+    Value partials;
+    if (numSubgroups > 1)
+      partials = row.launch.getWorkgroupAttributions()[slot];
+    ++slot;
+    if (!init)
+      init = loadOperand(rw, loc, reduction, reduction.getDpsInitOperand(0),
+                         pointIvs);
+    return row.reduce(reduction, combiners[reduction], partials, init, known);
+  };
+
+  // The row's values so far, in every thread's registers.
+  InRegisters rowValues;
+  Value rootValue = reduceRow(
+      op, !plan.initValues.empty() ? plan.initValues[0] : Value(), rowValues);
+  storeByFirstThread(op, rootValue, pointIvs);
+  rowValues[op.getDpsInits()[0]] = rootValue;
+  for (auto [i, fused] : llvm::enumerate(plan.epilogues)) {
+    linalg::LinalgOp epilogue = fused;
+    Value init = plan.epilogueInits[i];
+    Value result = epilogue.getDpsInits()[0];
+    if (epilogue.getNumReductionLoops() > 0) {
+      Value value = reduceRow(epilogue, init, rowValues);
+      storeByFirstThread(epilogue, value, pointIvs);
+      rowValues[result] = value;
+    } else if (epilogue.getNumLoops() == op.getNumLoops()) {
+      row.mapRow(epilogue, rowValues);
+      // Later ops read the row's new elements, some stored by other threads.
+      if (i + 1 < plan.epilogues.size())
+        rw.create<gpu::BarrierOp>(loc);
+    } else {
+      Value value = emitPointValue(rw, loc, epilogue, point, rowValues);
+      storeByFirstThread(epilogue, value, point);
+      rowValues[result] = value;
+    }
   }
-  rw.create<gpu::BarrierOp>(loc);
-  auto first = rw.create<scf::IfOp>(loc, ix.eq(tid, 0), false);
-  rw.setInsertionPointToStart(first.thenBlock());
-  Value reduced =
-      rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(0)});
-  for (int64_t i = 1; i < numSubgroups; ++i)
-    reduced = combine(
-        rw, loc, combiner, reduced,
-        rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(i)}));
-  finish(reduced);
-  return launch.getOperation();
+  return row.launch.getOperation();
 }
 
 //===----------------------------------------------------------------------===//

@@ -26,11 +26,16 @@ struct KernelPlan {
   /// the fills folded into this dispatch), one per output; null where the
   /// output is read.
   llvm::SmallVector<mlir::Value> initValues;
-  /// Elementwise ops fused after a single-output root, in program order:
-  /// each is computed, by the thread that stores the root's result, at that
-  /// result's point, reading the root's result (or an earlier epilogue's)
-  /// from registers and its other inputs from memory.
+  /// Ops fused after a single-output root, in program order. Elementwise
+  /// ops at the points of the root's result are computed, by the thread
+  /// that stores the root's result, from the root's result (or an earlier
+  /// epilogue's) in registers and their other inputs from memory. After a
+  /// row reduction, ops over the same rows (a row pipeline) map each row
+  /// elementwise or reduce it again, with the block of the row.
   llvm::SmallVector<mlir::linalg::LinalgOp> epilogues;
+  /// The value of the fill folded into each epilogue that reduces a row
+  /// (null where there is none, or for other epilogues).
+  llvm::SmallVector<mlir::Value> epilogueInits;
 };
 
 /// Replaces `op` with scf.parallel loops over its iteration space, collapsed

@@ -56,31 +56,54 @@ Value baseBuffer(Value value) {
   return value;
 }
 
+AffineMap resultMap(linalg::LinalgOp op) {
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+}
+
 /// Whether `epilogue` can run in the kernel of `root` after the epilogues
-/// `chain`, that is earlier than its own place: it reads the result of the
-/// root (or of the chain) at that result's point, every value it uses
-/// exists before the root, and no op in between writes a buffer it reads
-/// or touches the buffer it writes.
+/// `chain`, that is earlier than its own place. Its shape: it runs at the
+/// points of the root's result, or, when the root's kernel is a row
+/// reduction (`rowPipeline`), it maps or reduces the root's rows again. It
+/// reads what the kernel holds of the root and the chain (per point of the
+/// result, or per row element for an op mapping the row) where the kernel
+/// holds it. And every value it uses exists before the root, and no op in
+/// between writes a buffer it reads or touches the buffer it writes.
 bool canRunInRootKernel(linalg::LinalgOp root,
                         ArrayRef<linalg::LinalgOp> chain,
-                        linalg::LinalgOp epilogue) {
-  if (root.getNumDpsInits() != 1 || epilogue.getNumReductionLoops() != 0 ||
-      epilogue.getNumDpsInits() != 1)
+                        linalg::LinalgOp epilogue, bool rowPipeline) {
+  if (root.getNumDpsInits() != 1 || epilogue.getNumDpsInits() != 1)
     return false;
-  llvm::SmallPtrSet<Value, 4> results{root.getDpsInits()[0]};
+  bool atPoints = epilogue.getNumReductionLoops() == 0 &&
+                  epilogue.getNumLoops() == resultMap(root).getNumResults();
+  bool overRows =
+      rowPipeline && epilogue.getNumLoops() == root.getNumLoops() &&
+      (epilogue.getNumReductionLoops() == 0 ||
+       (epilogue.getIteratorTypesArray() == root.getIteratorTypesArray() &&
+        resultMap(epilogue) == resultMap(root) &&
+        classifyDispatch(epilogue).schedule == Schedule::RowReduction));
+  if (!atPoints && !overRows)
+    return false;
+  // The buffers the kernel computes, and whether per row element.
+  llvm::DenseMap<Value, bool> computed{{root.getDpsInits()[0], false}};
   for (linalg::LinalgOp fused : chain)
-    results.insert(fused.getDpsInits()[0]);
-  bool readsResult = false;
+    computed[fused.getDpsInits()[0]] =
+        fused.getNumLoops() == root.getNumLoops() &&
+        fused.getNumReductionLoops() == 0;
+  bool readsComputed = false;
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
-    if (!results.contains(input->get()))
+    auto it = computed.find(input->get());
+    if (it == computed.end())
       continue;
-    if (!epilogue.getMatchingIndexingMap(input).isIdentity() ||
-        cast<MemRefType>(input->get().getType()).getRank() !=
-            epilogue.getNumLoops())
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    bool perRowElement = it->second;
+    bool readable = overRows ? (perRowElement ? map.isIdentity()
+                                              : map == resultMap(root))
+                             : !perRowElement && map.isIdentity();
+    if (!readable)
       return false;
-    readsResult = true;
+    readsComputed = true;
   }
-  if (!readsResult)
+  if (!readsComputed)
     return false;
   llvm::SetVector<Value> used(epilogue->getOperands().begin(),
                               epilogue->getOperands().end());
@@ -118,6 +141,14 @@ bool canRunInRootKernel(linalg::LinalgOp root,
     }
   }
   return true;
+}
+
+/// Whether `root` is planned as a row reduction (on every GPU target alike).
+bool isRowReduction(linalg::LinalgOp root) {
+  auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
+  auto name = plan ? plan.getAs<StringAttr>("schedule") : StringAttr();
+  return name &&
+         name.getValue() == stringifySchedule(Schedule::RowReduction);
 }
 
 KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
@@ -176,7 +207,8 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
       if (!isDispatchEpilogue(op))
         continue;
       auto root = dyn_cast_or_null<linalg::LinalgOp>(getDispatchRoot(op));
-      if (root && canRunInRootKernel(root, epilogues[root], op))
+      if (root && canRunInRootKernel(root, epilogues[root], op,
+                                     isRowReduction(root)))
         epilogues[root].push_back(op);
     }
 
@@ -206,7 +238,11 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
           return failure();
       } else {
         kp.epilogues = epilogues.lookup(op);
-        fusedEpilogues.insert(kp.epilogues.begin(), kp.epilogues.end());
+        for (linalg::LinalgOp epilogue : kp.epilogues) {
+          SmallVector<Value> inits = initValues.lookup(epilogue);
+          kp.epilogueInits.push_back(inits.empty() ? Value() : inits[0]);
+          fusedEpilogues.insert(epilogue);
+        }
         if (failed(buildLaunch(rewriter, op, kp)))
           return failure();
       }

@@ -151,8 +151,8 @@ mlir::Operation *getDispatchRoot(mlir::Operation *op);
 
 /// Makes `value` available before `point`: true when it is defined before
 /// `point` in its block or outside the block, or when its defining op (and,
-/// recursively, theirs) is free of memory effects and regions and has been
-/// moved there. An epilogue's operands and captured scalars must exist where
+/// recursively, theirs) is free of memory effects and regions (or a fill on
+/// tensors) and has been moved there. An epilogue's operands and captured scalars must exist where
 /// its root runs.
 bool hoistBefore(mlir::Value value, mlir::Operation *point);
 
