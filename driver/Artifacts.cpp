@@ -82,4 +82,9 @@ void accy::driver::removeTargetArtifacts(llvm::StringRef dir,
     llvm::sys::path::append(path, artifact.fileName(name));
     removeStale(path);
   }
+  for (llvm::StringRef suffix : {".accy.h", ".accy.cpp"}) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name + suffix);
+    removeStale(path);
+  }
 }

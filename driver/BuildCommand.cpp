@@ -13,6 +13,7 @@
 
 #include "accy/Pipeline/BuildId.h"
 #include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/StageFile.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -53,8 +54,7 @@ static std::string pathIn(llvm::StringRef dir, const llvm::Twine &file) {
 /// Writes the products of `c` into `dir` and removes the files of stages
 /// that did not produce one.
 static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
-                                llvm::StringRef name,
-                                llvm::ArrayRef<std::string> targets,
+                                llvm::StringRef name, const Options &options,
                                 BuildState &state) {
   for (StageId stage : kAllStages) {
     std::string path = stageFilePath(dir, name, stageName(stage));
@@ -74,13 +74,18 @@ static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
     return written.takeError();
   mlir::ModuleOp target = c.product(StageId::Target);
   if (!target) {
-    removeTargetArtifacts(dir, name, targets);
+    removeTargetArtifacts(dir, name, options.targets);
     return llvm::Error::success();
   }
+  // The launch functions and embedded images, for a file with kernels (a
+  // file of fns and consts only is compiled to check it, and imported).
+  EmbeddingRequest embedding{c.product(StageId::Kernel), options.cppNamespace};
   return writeTargetArtifacts(
-      target, dir, name, [&](llvm::StringRef path, llvm::StringRef bytes) {
+      target, dir, name,
+      [&](llvm::StringRef path, llvm::StringRef bytes) {
         state.recordFile(path, bytes);
-      });
+      },
+      kernelModules(target).empty() ? nullptr : &embedding);
 }
 
 static int buildOne(mlir::MLIRContext &context, const Options &options,
@@ -135,7 +140,7 @@ static int buildOne(mlir::MLIRContext &context, const Options &options,
   unsigned errors = printDiagnostics(c, options);
   if (!c.lastStage() && options.compileFrom)
     return errors ? ExitDiagnostics : ExitInternal;
-  if (llvm::Error err = writeOutputs(c, dir, name, options.targets, state)) {
+  if (llvm::Error err = writeOutputs(c, dir, name, options, state)) {
     llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
     return ExitInternal;
   }

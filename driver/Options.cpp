@@ -16,7 +16,9 @@ const char *accy::driver::usageText() {
 commands:
   build FILE.accy... [-o DIR]     run every stage in one process, reusing
                                   products by key; writes stage files,
-                                  PTX/HSACO/host objects and NAME.stamps.json
+                                  PTX/HSACO/host objects, NAME.accy.h/.cpp
+                                  (launch functions, in namespace NS with
+                                  --namespace NS) and NAME.stamps.json
   stage STAGE INPUT -o OUTPUT     run one stage (semantic takes FILE.accy,
         [--depfile F]             the others the previous stage's file;
         [--namespace NS]          target also writes NAME.accy.h/.cpp,

@@ -21,7 +21,8 @@ struct Options {
   std::optional<StageId> stage; // `accyc stage STAGE ...`
   std::string output;
   std::string depfile;
-  /// `stage target`: C++ namespace of the generated launch functions.
+  /// `build` and `stage target`: C++ namespace of the generated launch
+  /// functions.
   std::string cppNamespace;
   std::vector<std::string> includeDirs;
   std::vector<std::string> targets = {"host", "sm_90"};

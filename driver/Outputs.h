@@ -49,7 +49,8 @@ llvm::Error writeTargetArtifacts(
     OnWritten onWritten = {},
     const EmbeddingRequest *embedding = nullptr);
 
-/// Removes the artifacts of `targets` from `dir` (after a failed build).
+/// Removes the artifacts of `targets` and the generated launch functions
+/// from `dir` (after a failed build).
 void removeTargetArtifacts(llvm::StringRef dir, llvm::StringRef name,
                            llvm::ArrayRef<std::string> targets);
 
