@@ -10,9 +10,6 @@ packages=(
   # which links the statically linked tools in a second (cmake/AccyLLVM.cmake).
   zlib1g-dev libzstd-dev lld
   nlohmann-json3-dev libasio-dev catch2
-  # The accy-lsp tests drive the server with node's test runner and the
-  # npm packages pinned in tests/lsp/package-lock.json (ctest runs npm ci).
-  nodejs npm
 )
 
 missing=()
@@ -20,6 +17,14 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$p")
 done
+
+# The accy-lsp tests drive the server with node's test runner and the npm
+# packages pinned in tests/lsp/package-lock.json (ctest runs npm ci). A node
+# that is already installed (with its npm, as NodeSource's package has it)
+# serves; Debian's npm would conflict with it.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  missing+=(nodejs npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
