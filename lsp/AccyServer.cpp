@@ -15,6 +15,9 @@
 
 #include <algorithm>
 #include <condition_variable>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace accy;
 using namespace accy::lsp;
@@ -213,6 +216,12 @@ void AccyServer::retain(const std::string &uri) {
     if (doc->latest)
       doc->latest = doc->latest->withoutProducts();
   }
+#if defined(__GLIBC__)
+  // Hand the released products' pages back, so the next compile does not
+  // grow the process from a higher base.
+  if (!released.empty())
+    malloc_trim(0);
+#endif
 }
 
 std::shared_ptr<const Analysis> AccyServer::analysis(const std::string &uri) {

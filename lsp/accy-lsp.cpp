@@ -12,6 +12,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace accy;
 using namespace accy::lsp;
@@ -117,6 +120,12 @@ int main(int argc, char **argv) {
   std::optional<Arguments> args = parseArguments(argc, argv);
   if (!args)
     return 2;
+#if defined(__GLIBC__)
+  // Compiles run on each document's worker thread in turn; with an arena
+  // per thread, glibc would keep every thread's freed products mapped
+  // (measured: 459 MiB instead of 312 MiB peak with 20 large files open).
+  mallopt(M_ARENA_MAX, 2);
+#endif
   // A pass that crashes becomes an internal failure of its kernel, shown
   // as a diagnostic, instead of taking the editor's server down.
   llvm::CrashRecoveryContext::Enable();

@@ -5,8 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import rpc from 'vscode-jsonrpc/node.js';
-import { Session, withSession, inputs, uriOf, positionOf, ErrorCodes, LSPErrorCodes } from './harness.mjs';
+import { Session, withSession, inputs, uriOf, positionOf, serverPath, ErrorCodes, LSPErrorCodes } from './harness.mjs';
 
 const file = path.join(inputs, 'two-kernels.accy');
 const uri = uriOf(file);
@@ -102,3 +105,36 @@ test('$/progress reports the stages of a compile', () => withSession(async (s) =
   assert.equal(new Set(s.progress.map((p) => p.token)).size, 1);
   assert.equal(await s.shutdownAndExit(), 0);
 }));
+
+test('--listen serves one client over TCP on the loopback interface', async () => {
+  const server = spawn(serverPath(), ['--listen', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = once(server, 'exit').then(([code]) => code);
+  try {
+    let stderr = '';
+    const port = await new Promise((resolve, reject) => {
+      server.stderr.on('data', (d) => {
+        stderr += d;
+        const m = /listening on 127\.0\.0\.1:(\d+)/.exec(stderr);
+        if (m) resolve(Number(m[1]));
+      });
+      server.on('exit', () => reject(new Error(stderr)));
+    });
+    const socket = net.connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    const connection = rpc.createMessageConnection(new rpc.SocketMessageReader(socket), new rpc.SocketMessageWriter(socket));
+    connection.listen();
+    const published = new Promise((resolve) => connection.onNotification('textDocument/publishDiagnostics', resolve));
+    const { capabilities } = await connection.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+    assert.equal(capabilities.textDocumentSync.change, 2);
+    connection.sendNotification('initialized', {});
+    connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'accy', version: 1, text } });
+    assert.deepEqual((await published).diagnostics, []);
+    await connection.sendRequest('shutdown', null);
+    connection.sendNotification('exit');
+    assert.equal(await exited, 0);
+    connection.dispose();
+    socket.destroy();
+  } finally {
+    server.kill();
+  }
+});
