@@ -139,13 +139,29 @@ accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
   }
   std::vector<Artifact> artifacts;
   for (auto &[profile, bitcodes, compiled] : inputs) {
-    // PTX merges as text, which saves generating code a second time.
+    // A single kernel's code is the file's. Several kernels' PTX merges as
+    // text and their host objects link as relocatable objects, which saves
+    // generating code a second time; AMDGPU code objects (and PTX whose
+    // kernels clash) are made again from the linked bitcode.
+    if (compiled.size() == 1) {
+      artifacts.push_back(
+          {profile->name.str(), profile->artifactKind(), compiled[0].str()});
+      continue;
+    }
     if (profile->kind == TargetKind::NVPTX)
       if (std::optional<std::string> merged = mergePTX(compiled)) {
         artifacts.push_back(
             {profile->name.str(), profile->artifactKind(), std::move(*merged)});
         continue;
       }
+    if (profile->kind == TargetKind::Host) {
+      auto linked = linkHostObjects(compiled);
+      if (!linked)
+        return linked.takeError();
+      artifacts.push_back(
+          {profile->name.str(), profile->artifactKind(), std::move(*linked)});
+      continue;
+    }
     llvm::LLVMContext context;
     std::string name = (stem + "." + profile->name).str();
     auto module = linkBitcode(context, bitcodes, name);

@@ -236,45 +236,63 @@ llvm::Expected<std::string> accy::target::findLinker() {
                    "objects");
 }
 
-/// Links a relocatable AMDGPU object into a loadable code object.
-static llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
+/// Runs ld.lld with `flags` over `objects` (written to temporary files) and
+/// returns what it wrote.
+static llvm::Expected<std::string>
+runLinker(llvm::ArrayRef<llvm::StringRef> flags,
+          llvm::ArrayRef<llvm::StringRef> objects) {
   auto linker = findLinker();
   if (!linker)
     return linker.takeError();
-  llvm::SmallString<128> input, output;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("accy-amdgpu", "o", input))
-    return makeError("cannot create a temporary file: " + ec.message());
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("accy-amdgpu", "hsaco", output)) {
-    llvm::sys::fs::remove(input);
-    return makeError("cannot create a temporary file: " + ec.message());
-  }
+  std::vector<llvm::SmallString<128>> inputs(objects.size());
+  llvm::SmallString<128> output;
   auto cleanup = llvm::make_scope_exit([&] {
-    llvm::sys::fs::remove(input);
-    llvm::sys::fs::remove(output);
+    for (const auto &input : inputs)
+      if (!input.empty())
+        llvm::sys::fs::remove(input);
+    if (!output.empty())
+      llvm::sys::fs::remove(output);
   });
-  {
+  for (auto [object, input] : llvm::zip(objects, inputs)) {
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("accy-link", "o", input))
+      return makeError("cannot create a temporary file: " + ec.message());
     std::error_code ec;
     llvm::raw_fd_ostream os(input, ec);
     if (ec)
       return makeError("cannot write " + input + ": " + ec.message());
     os << object;
   }
-  llvm::StringRef args[] = {*linker,        "-shared", "--no-undefined",
-                            "--build-id=none", "-o",   output,
-                            input};
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("accy-link", "out", output))
+    return makeError("cannot create a temporary file: " + ec.message());
+  std::vector<llvm::StringRef> args{*linker};
+  llvm::append_range(args, flags);
+  args.push_back("-o");
+  args.push_back(output);
+  for (const auto &input : inputs)
+    args.push_back(input);
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
                                      &message);
   if (rc != 0)
-    return makeError("ld.lld failed to link the AMDGPU code object" +
+    return makeError("ld.lld failed" +
                      (message.empty() ? "" : ": " + message));
   auto buffer = llvm::MemoryBuffer::getFile(output);
   if (!buffer)
-    return makeError("cannot read the linked code object: " +
+    return makeError("cannot read what ld.lld wrote: " +
                      buffer.getError().message());
   return (*buffer)->getBuffer().str();
+}
+
+/// Links a relocatable AMDGPU object into a loadable code object.
+static llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
+  return runLinker({"-shared", "--no-undefined", "--build-id=none"}, object);
+}
+
+llvm::Expected<std::string>
+accy::target::linkHostObjects(llvm::ArrayRef<llvm::StringRef> objects) {
+  return runLinker({"-r", "--build-id=none"}, objects);
 }
 
 /// Code generation may add library calls the IR did not have: the object's

@@ -55,6 +55,12 @@ llvm::Expected<std::string> emitArtifact(llvm::Module &module,
 /// ld.lld: next to the LLVM tools Accy was built with, else on PATH.
 llvm::Expected<std::string> findLinker();
 
+/// One relocatable host object made of `objects` (ld.lld -r): the host
+/// objects of a file's kernels, each compiled on its own, without compiling
+/// their code again.
+llvm::Expected<std::string>
+linkHostObjects(llvm::ArrayRef<llvm::StringRef> objects);
+
 } // namespace accy::target
 
 #endif // ACCY_TARGET_CODEGEN_H
