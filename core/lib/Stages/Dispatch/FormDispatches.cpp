@@ -46,6 +46,25 @@ bool isElementwiseGeneric(linalg::GenericOp op) {
          op.hasPureTensorSemantics();
 }
 
+/// Gives every use of `op`'s single result but the first in program order
+/// its own copy of `op`, placed before the user.
+void cloneForEachUseButFirst(RewriterBase &rewriter, Operation *op) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : op->getResult(0).getUses())
+    uses.push_back(&use);
+  llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+    if (a->getOwner() == b->getOwner())
+      return a->getOperandNumber() < b->getOperandNumber();
+    return a->getOwner()->isBeforeInBlock(b->getOwner());
+  });
+  for (OpOperand *use : llvm::drop_begin(uses)) {
+    rewriter.setInsertionPoint(use->getOwner());
+    Operation *copy = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(use->getOwner(),
+                             [&] { use->set(copy->getResult(0)); });
+  }
+}
+
 /// Clones a small elementwise producer for each of its consumers but the
 /// first, when every use is a fusible read. Upstream fusion keeps a
 /// multi-use producer alive as an extra result of the fused op; a private
@@ -67,21 +86,7 @@ void duplicateSharedProducers(func::FuncOp func, unsigned maxOps) {
           return readsOncePerElement(&use);
         }))
       continue;
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : result.getUses())
-      uses.push_back(&use);
-    // Keep the original for the first use in program order.
-    llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
-      if (a->getOwner() == b->getOwner())
-        return a->getOperandNumber() < b->getOperandNumber();
-      return a->getOwner()->isBeforeInBlock(b->getOwner());
-    });
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      rewriter.setInsertionPoint(use->getOwner());
-      Operation *copy = rewriter.clone(*producer);
-      rewriter.modifyOpInPlace(use->getOwner(),
-                               [&] { use->set(copy->getResult(0)); });
-    }
+    cloneForEachUseButFirst(rewriter, producer);
   }
 }
 
@@ -96,25 +101,13 @@ void duplicateSharedFills(func::FuncOp func) {
   for (linalg::FillOp fill : fills) {
     if (fill->getNumResults() != 1 || fill->getResult(0).hasOneUse())
       continue;
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : fill->getResult(0).getUses())
-      uses.push_back(&use);
-    if (!llvm::all_of(uses, [](OpOperand *use) {
-          auto root = dyn_cast<linalg::LinalgOp>(use->getOwner());
-          return root && root.isDpsInit(use) &&
+    if (!llvm::all_of(fill->getResult(0).getUses(), [](OpOperand &use) {
+          auto root = dyn_cast<linalg::LinalgOp>(use.getOwner());
+          return root && root.isDpsInit(&use) &&
                  root.getNumReductionLoops() > 0;
         }))
       continue;
-    // Keep the original for the first root in program order.
-    llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
-      return a->getOwner()->isBeforeInBlock(b->getOwner());
-    });
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      rewriter.setInsertionPoint(use->getOwner());
-      Operation *copy = rewriter.clone(*fill);
-      rewriter.modifyOpInPlace(use->getOwner(),
-                               [&] { use->set(copy->getResult(0)); });
-    }
+    cloneForEachUseButFirst(rewriter, fill);
   }
 }
 
