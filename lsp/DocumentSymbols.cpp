@@ -19,7 +19,7 @@ static DocumentSymbol itemSymbol(const Analysis &analysis,
   const FunctionBase *typed = typedItem(module, decl);
   DocumentSymbol symbol;
   symbol.name = decl.name;
-  symbol.kind = decl.isKernel ? SymbolKind::Event : SymbolKind::Function;
+  symbol.kind = SymbolKind::Function;
   symbol.detail = decl.isKernel ? "kernel" : "fn";
   symbol.range = analysis.rangeOf(decl.range);
   symbol.selectionRange = analysis.rangeOf(decl.nameRange);

@@ -53,7 +53,7 @@ struct InlayHint {
 };
 
 /// LSP SymbolKind values used here.
-enum class SymbolKind { Function = 12, Variable = 13, Constant = 14, Event = 24,
+enum class SymbolKind { Function = 12, Variable = 13, Constant = 14,
                         TypeParameter = 26, Module = 2, Field = 8 };
 
 struct DocumentSymbol {

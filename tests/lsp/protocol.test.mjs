@@ -138,3 +138,22 @@ test('--listen serves one client over TCP on the loopback interface', async () =
     server.kill();
   }
 });
+
+test('requests that need only the frontend are answered while the stages still run', () => withSession(async (s) => {
+  // The first compile runs every stage of both kernels (the target stage
+  // alone takes many times longer than the frontend).
+  s.open(uri, text);
+  const answered = [];
+  const symbols = s.request('textDocument/documentSymbol', { textDocument: { uri } })
+    .then((r) => { answered.push(['symbols', s.diagnostics.length]); return r; });
+  const hover = s.request('textDocument/hover', { textDocument: { uri }, position: positionOf(text, 'h = relu') })
+    .then((r) => { answered.push(['hover', s.diagnostics.length]); return r; });
+  const completion = s.request('textDocument/completion', { textDocument: { uri }, position: positionOf(text, 'return h') })
+    .then((r) => { answered.push(['completion', s.diagnostics.length]); return r; });
+  await Promise.all([symbols, hover, completion]);
+  await s.diagnosticsFor(uri, 1);
+  // None of them waited for the diagnostics, which need every stage.
+  assert.deepEqual(answered.map(([, published]) => published), [0, 0, 0]);
+  const stats = await s.stats(uri);
+  assert.ok(stats.stages.find((st) => st.stage === 'target').seconds > 0);
+}));
