@@ -272,6 +272,9 @@ void LSPServer::onDidChangeWatchedFiles(const json &params) {
 
 void LSPServer::publishDiagnostics(const std::string &uri, int64_t version,
                                    std::vector<lsp::Diagnostic> diagnostics) {
+  // After shutdown the client expects nothing but the answer to exit.
+  if (lifecycle.load() == Lifecycle::ShutDown)
+    return;
   connection.notify("textDocument/publishDiagnostics",
                     {{"uri", uri},
                      {"version", version},
