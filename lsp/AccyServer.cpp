@@ -173,24 +173,25 @@ void AccyServer::compileJob(const std::string &uri,
       *snapshot, generation, cancelled,
       [&](StageId stage) { callbacks.stageStarted(uri, stage); });
   callbacks.compileEnded(uri, !result);
-  {
+  if (!result) {
     std::lock_guard<std::mutex> lock(doc->mutex);
-    if (!result) {
-      ++doc->counters.cancelled;
-      return;
-    }
-    ++doc->counters.finished;
-    doc->counters.cachedProducts = doc->compiler.cachedProducts();
-    doc->latest = result;
-    doc->compiled.notify_all();
-    // Never publish for a version the client has already replaced.
-    std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
-    if (!cancelled.load() && !doc->closed && current &&
-        current->version == snapshot->version && doc->generation == generation)
-      callbacks.publishDiagnostics(uri, snapshot->version,
-                                   collectDiagnostics(*result, encoding()));
+    ++doc->counters.cancelled;
+    return;
   }
+  // Other documents release their products before anyone hears of this
+  // compile, so what the client asks next sees the state after it.
   retain(uri);
+  std::lock_guard<std::mutex> lock(doc->mutex);
+  ++doc->counters.finished;
+  doc->counters.cachedProducts = doc->compiler.cachedProducts();
+  doc->latest = result;
+  doc->compiled.notify_all();
+  // Never publish for a version the client has already replaced.
+  std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
+  if (!cancelled.load() && !doc->closed && current &&
+      current->version == snapshot->version && doc->generation == generation)
+    callbacks.publishDiagnostics(uri, snapshot->version,
+                                 collectDiagnostics(*result, encoding()));
 }
 
 void AccyServer::retain(const std::string &uri) {
