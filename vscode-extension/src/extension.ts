@@ -1,0 +1,70 @@
+import * as vscode from 'vscode';
+import { requestStats } from './accyProtocol';
+import { showStageFingerprints } from './fingerprintsCommand';
+import { LanguageServer } from './languageServer';
+import { SERVER_PROCESS_SETTINGS } from './settings';
+import { showStageOutput } from './stageOutputCommand';
+import { STAGE_OUTPUT_SCHEME, StageOutputProvider } from './stageOutputProvider';
+import { ServerStatusItem } from './statusBar';
+
+let server: LanguageServer | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const status = new ServerStatusItem(
+    vscode.window.createStatusBarItem('accy.server', vscode.StatusBarAlignment.Left, 0),
+  );
+  const fingerprints = vscode.window.createOutputChannel('Accy Fingerprints');
+  const stageOutputs = new StageOutputProvider(() => server?.running);
+
+  const onCompiled = (uri: string): void => {
+    stageOutputs.sourceCompiled(uri);
+    const client = server?.running;
+    if (client === undefined || vscode.window.activeTextEditor?.document.uri.toString() !== uri)
+      return;
+    // A closed or replaced document has no stats any more; the next compile updates the item.
+    requestStats(client, uri).then((stats) => status.showCompile(stats), () => undefined);
+  };
+  server = new LanguageServer(status, onCompiled, () => stageOutputs.refreshAll());
+
+  const withClient = (run: (client: NonNullable<LanguageServer['running']>) => Promise<void>) => {
+    return async () => {
+      const client = server?.running;
+      if (client === undefined) {
+        void vscode.window.showWarningMessage('Accy: the language server is not running.');
+        return;
+      }
+      try {
+        await run(client);
+      } catch (error) {
+        void vscode.window.showErrorMessage(
+          `Accy: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    };
+  };
+
+  context.subscriptions.push(
+    status,
+    fingerprints,
+    stageOutputs,
+    server,
+    vscode.workspace.registerTextDocumentContentProvider(STAGE_OUTPUT_SCHEME, stageOutputs),
+    vscode.workspace.onDidCloseTextDocument((document) => stageOutputs.forget(document.uri)),
+    vscode.commands.registerCommand('accy.showStageOutput', withClient(showStageOutput)),
+    vscode.commands.registerCommand(
+      'accy.showStageFingerprints',
+      withClient((client) => showStageFingerprints(client, fingerprints)),
+    ),
+    vscode.commands.registerCommand('accy.restartServer', () => server?.restart()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (SERVER_PROCESS_SETTINGS.some((setting) => event.affectsConfiguration(setting)))
+        void server?.restart();
+    }),
+  );
+  await server.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
+}

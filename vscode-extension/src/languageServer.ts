@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { compileMiddleware } from './compileMiddleware';
+import { serverArguments } from './serverArguments';
+import { discoverServer } from './serverDiscovery';
+import { ServerNotFoundNotice } from './serverNotFound';
+import { readSettings, SETTINGS_SECTION } from './settings';
+import type { ServerStatusItem } from './statusBar';
+
+/**
+ * Owns the accy-lsp client: finds the server, starts, stops and restarts it,
+ * and keeps the status bar in step with its state.
+ */
+export class LanguageServer implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private readonly notFound = new ServerNotFoundNotice();
+
+  constructor(
+    private readonly status: ServerStatusItem,
+    private readonly onCompiled: (uri: string) => void,
+    private readonly onStarted: () => void,
+  ) {}
+
+  /** The running client, for requests; undefined while none runs. */
+  get running(): LanguageClient | undefined {
+    return this.client?.state === State.Running ? this.client : undefined;
+  }
+
+  async start(): Promise<void> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const settings = readSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION));
+    const discovery = discoverServer({
+      configuredPath: settings.serverPath,
+      pathVariable: process.env.PATH,
+      workspaceFolders: folders,
+    });
+    if (!discovery.found) {
+      this.status.setState('not found', discovery.reason);
+      this.notFound.show(discovery.reason);
+      return;
+    }
+    const server: ServerOptions = {
+      command: discovery.path,
+      args: serverArguments(settings, folders[0]),
+      transport: TransportKind.stdio,
+    };
+    const options: LanguageClientOptions = {
+      documentSelector: [{ language: 'accy' }],
+      middleware: compileMiddleware(this.onCompiled),
+    };
+    // The id 'accy' makes the client follow the setting accy.trace.server.
+    const client = new LanguageClient('accy', 'Accy Language Server', server, options);
+    this.client = client;
+    client.onDidChangeState(({ newState }) => {
+      if (this.client !== client) return;
+      if (newState === State.Running) {
+        this.status.setState('running', `${discovery.path}, from the ${discovery.source}`);
+        this.onStarted();
+      } else if (newState === State.Starting) this.status.setState('starting');
+      else this.status.setState('stopped', 'see the output channel Accy Language Server');
+    });
+    this.status.setState('starting');
+    try {
+      await client.start();
+    } catch (error) {
+      // The client has shown the error and logged it; the state shows "stopped".
+      this.status.setState('stopped', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client === undefined) return;
+    try {
+      await client.dispose(2000);
+    } catch {
+      // A server that died already cannot be stopped; nothing is left to do.
+    }
+    this.status.setState('stopped');
+  }
+
+  /** "Accy: Restart Server", and any change of a setting the server process depends on. */
+  async restart(): Promise<void> {
+    this.notFound.reset();
+    await this.stop();
+    await this.start();
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+}

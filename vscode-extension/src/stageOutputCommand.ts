@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { STAGES, type RequestSender, type StageName } from './accyProtocol';
+import { activeAccyDocument, pickKernel } from './kernelPicker';
+import { stageOutputUri } from './stageOutputProvider';
+
+const STAGE_DESCRIPTIONS: Record<StageName, string> = {
+  semantic: 'choir ops at source level',
+  contract: 'broadcasts explicit, shapes and layouts resolved, constants folded',
+  tensor: 'linalg/tensor/arith/math on tensors',
+  dispatch: 'dispatch regions with their schedules',
+  memory: 'memrefs with memory spaces, buffers planned',
+  kernel: 'gpu.module of kernels plus host launch code',
+  target: 'lowered for the targets',
+};
+
+/** "Accy: Show Stage Output": kernel, then stage, then a read-only IR document beside the source. */
+export async function showStageOutput(sender: RequestSender): Promise<void> {
+  const document = activeAccyDocument();
+  if (document === undefined) return;
+  const kernel = await pickKernel(sender, document);
+  if (kernel === undefined) return;
+  const picked = await vscode.window.showQuickPick(
+    STAGES.map((stage) => ({ label: stage, description: STAGE_DESCRIPTIONS[stage] })),
+    { placeHolder: `Stage of kernel ${kernel}` },
+  );
+  if (picked === undefined) return;
+  const uri = stageOutputUri({
+    source: document.uri.toString(),
+    kernel,
+    stage: picked.label as StageName,
+  });
+  const output = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(output, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+}

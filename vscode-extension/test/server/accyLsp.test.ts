@@ -1,0 +1,192 @@
+// The extension's client-side code paths that need no editor, against the
+// real accy-lsp: the settings become its command line, the compile
+// middleware sees its diagnostics, the request helpers and the stage-output
+// provider get its answers. ACCY_LSP names the binary (ctest sets it).
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as vscode from 'vscode';
+import {
+  requestKernelNames,
+  requestStats,
+  STAGES,
+} from '../../src/accyProtocol';
+import { compileMiddleware } from '../../src/compileMiddleware';
+import { serverArguments } from '../../src/serverArguments';
+import { readSettings } from '../../src/settings';
+import { StageOutputProvider, stageOutputUri } from '../../src/stageOutputProvider';
+import { formatFingerprints, formatStageTable, kernelsOf } from '../../src/statsFormat';
+
+const server = process.env.ACCY_LSP;
+if (!server)
+  console.warn('ACCY_LSP is not set: the tests against the real accy-lsp are skipped ' +
+    '(ctest sets it; or run ACCY_LSP=build/lsp/accy-lsp npm run test:server)');
+
+const COMMON = `const EPS = 1e-5;
+fn norm(x: f32[N, D], g: f32[D], b: f32[D]) -> f32[N, D] {
+  let mu = mean(x, axis=1, keepdims=true);
+  let var = mean((x - mu) * (x - mu), axis=1, keepdims=true);
+  return (x - mu) * rsqrt(var + EPS) * g + b;
+}
+`;
+
+const MAIN = `import "common.accy";
+kernel softmax(x: f32[N, D]) -> f32[N, D] {
+  let m = max(x, axis=1, keepdims=true);
+  let e = exp(x - m);
+  return e / sum(e, axis=1, keepdims=true);
+}
+kernel layernorm(x: f32[N, D], g: f32[D], b: f32[D]) -> f32[N, D] {
+  return norm(x, g, b);
+}
+`;
+
+interface Published {
+  uri: string;
+  diagnostics: { message: string; code?: string; source?: string }[];
+}
+
+describe.skipIf(!server)('the extension against the real accy-lsp', () => {
+  let dir: string;
+  let process_: ChildProcess;
+  let connection: MessageConnection;
+  let mainUri: string;
+  let version = 1;
+  const compiled: string[] = [];
+  const shown: Published[] = [];
+  const waiters: (() => void)[] = [];
+  const stageOutputs = new StageOutputProvider(() => connection);
+
+  /** Resolves once `count` compiles of `uri` have been reported by the middleware. */
+  function compiles(uri: string, count: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no compile ${count} of ${uri}`)), 30_000);
+      const check = () => {
+        if (compiled.filter((u) => u === uri).length < count) return;
+        clearTimeout(timer);
+        waiters.splice(waiters.indexOf(check), 1);
+        resolve();
+      };
+      waiters.push(check);
+      check();
+    });
+  }
+
+  function change(uri: string, text: string) {
+    connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: ++version },
+      contentChanges: [{ text }],
+    });
+  }
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accy-vscode-'));
+    fs.mkdirSync(path.join(dir, 'include'));
+    fs.writeFileSync(path.join(dir, 'include', 'common.accy'), COMMON);
+    fs.writeFileSync(path.join(dir, 'main.accy'), MAIN);
+    mainUri = vscode.Uri.file(path.join(dir, 'main.accy')).toString();
+
+    // common.accy is found only through the include path of the settings.
+    const settings = readSettings({
+      get: <T>(section: string, fallback: T) =>
+        (({ includePaths: ['include'], targets: ['host'] }) as Record<string, unknown>)[section] as T ?? fallback,
+    });
+    process_ = spawn(server!, serverArguments(settings, dir), { stdio: ['pipe', 'pipe', 'inherit'] });
+    connection = createMessageConnection(
+      new StreamMessageReader(process_.stdout!),
+      new StreamMessageWriter(process_.stdin!),
+    );
+    const middleware = compileMiddleware((uri) => {
+      compiled.push(uri);
+      stageOutputs.sourceCompiled(uri);
+      for (const waiter of [...waiters]) waiter();
+    });
+    connection.onNotification('textDocument/publishDiagnostics', (params: Published) => {
+      // The language client hands the middleware a vscode.Uri and the converted diagnostics.
+      middleware.handleDiagnostics!(vscode.Uri.parse(params.uri), params.diagnostics as never, (uri, diagnostics) =>
+        shown.push({ uri: uri.toString(), diagnostics: diagnostics as never }),
+      );
+    });
+    connection.onRequest('client/registerCapability', () => null);
+    connection.listen();
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    connection.sendNotification('initialized', {});
+    connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: mainUri, languageId: 'accy', version, text: MAIN },
+    });
+    await compiles(mainUri, 1);
+  });
+
+  afterAll(async () => {
+    if (connection) {
+      await connection.sendRequest('shutdown').catch(() => undefined);
+      connection.sendNotification('exit');
+      connection.dispose();
+    }
+    process_?.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts with the arguments made from the settings: the import resolves through -I', () => {
+    const first = shown.find((p) => p.uri === mainUri);
+    expect(first?.diagnostics).toEqual([]);
+  });
+
+  it('finds the kernels in source order', async () => {
+    expect(await requestKernelNames(connection, mainUri)).toEqual(['softmax', 'layernorm']);
+  });
+
+  it('formats the compile stats of all seven stages', async () => {
+    const stats = await requestStats(connection, mainUri);
+    expect(stats.stages.map((s) => s.stage)).toEqual([...STAGES]);
+    expect(kernelsOf(stats)).toEqual(['softmax', 'layernorm']);
+    const table = formatStageTable(stats);
+    for (const stage of STAGES) expect(table).toMatch(new RegExp(`\\| ${stage} \\| (compiled|reused) \\|`));
+    const fingerprints = formatFingerprints(stats, 'layernorm').split('\n').slice(3);
+    expect(fingerprints).toHaveLength(7);
+    for (const line of fingerprints) expect(line).toMatch(/^[a-z]+\s+[0-9a-f]{16}\s+(compiled|reused)\s+\S+$/);
+  });
+
+  it('shows a stage output and reloads it when an edit has compiled', async () => {
+    const uri = stageOutputUri({ source: mainUri, kernel: 'softmax', stage: 'semantic' });
+    const before = await stageOutputs.provideTextDocumentContent(uri);
+    expect(before).toContain('softmax');
+    expect(before).toContain('choir.');
+
+    const reloaded = new Promise<string>((resolve) => {
+      const subscription = stageOutputs.onDidChange((changed) => {
+        if (changed.toString() !== uri.toString()) return;
+        subscription.dispose();
+        resolve(stageOutputs.provideTextDocumentContent(changed));
+      });
+    });
+    const compilesSoFar = compiled.filter((u) => u === mainUri).length;
+    change(mainUri, MAIN.replace('let e = exp(x - m);', 'let e = exp(x - m) * 2.0;'));
+    await compiles(mainUri, compilesSoFar + 1);
+    const after = await reloaded;
+    expect(after).not.toBe(before);
+    expect(after).toContain('softmax');
+  });
+
+  it('passes diagnostics through and shows why a stage output is missing', async () => {
+    const compilesSoFar = compiled.filter((u) => u === mainUri).length;
+    change(mainUri, MAIN.replace('return norm(x, g, b);', 'return norm(x, g, c);'));
+    await compiles(mainUri, compilesSoFar + 1);
+    const last = shown.filter((p) => p.uri === mainUri).at(-1)!;
+    expect(last.diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'E0022', source: 'accy-frontend' }),
+    );
+    const text = await stageOutputs.provideTextDocumentContent(
+      stageOutputUri({ source: mainUri, kernel: 'nosuch', stage: 'tensor' }),
+    );
+    expect(text).toMatch(/^\/\/ tensor of kernel nosuch: .+/);
+  });
+});
