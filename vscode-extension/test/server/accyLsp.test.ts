@@ -3,6 +3,7 @@
 // middleware sees its diagnostics, the request helpers and the stage-output
 // provider get its answers. ACCY_LSP names the binary (ctest sets it).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -127,11 +128,14 @@ describe.skipIf(!server)('the extension against the real accy-lsp', () => {
 
   afterAll(async () => {
     if (connection) {
+      const exited = once(process_, 'exit');
       await connection.sendRequest('shutdown').catch(() => undefined);
-      connection.sendNotification('exit');
+      await connection.sendNotification('exit').catch(() => undefined);
+      // The connection may only go once the server has read `exit` and left.
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
       connection.dispose();
     }
-    process_?.kill();
+    if (process_?.exitCode === null) process_.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
