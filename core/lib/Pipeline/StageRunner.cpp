@@ -211,7 +211,10 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
     KernelJob &job = jobs.emplace_back();
     job.input = kernel;
     job.record.kernel = kernelName(kernel).str();
-    job.record.inputHash = contentHash(productBytes(kernel));
+    // The hash its producer recorded, where the cache has it.
+    llvm::StringRef known = cache ? cache->contentHash(kernelKey(kernel)) : "";
+    job.record.inputHash =
+        known.empty() ? contentHash(productBytes(kernel)) : known.str();
     job.record.key = computeProductKey(
         {stage, options.buildId, stageOptions, job.record.inputHash});
     job.made = cache ? cache->lookup(job.record.key) : nullptr;
@@ -254,9 +257,12 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
     record.failures.insert(record.failures.end(), job.failures.begin(),
                            job.failures.end());
     if (job.made) {
+      std::optional<uint64_t> known =
+          cache ? cache->fingerprint(job.record.key) : std::nullopt;
+      job.record.fingerprint =
+          known ? *known : fingerprintOf(fingerprintText(stage, *job.made));
       if (cache && job.record.status == StageStatus::Compiled)
-        cache->store(job.record.key, *job.made);
-      job.record.fingerprint = fingerprintOf(fingerprintText(stage, *job.made));
+        cache->store(job.record.key, *job.made, job.record.fingerprint);
       stageKeyText += job.record.key;
       stageFingerprintText += job.record.kernel + ":" +
                               fingerprintHex(job.record.fingerprint) + ";";
