@@ -56,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       withClient((client) => showStageFingerprints(client, fingerprints)),
     ),
     vscode.commands.registerCommand('accy.restartServer', () => server?.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void server?.retryIfNotFound()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (SERVER_PROCESS_SETTINGS.some((setting) => event.affectsConfiguration(setting)))
         void server?.restart();

@@ -86,6 +86,15 @@ export class LanguageServer implements vscode.Disposable {
     this.status.setState('stopped');
   }
 
+  /**
+   * Looks for the server again when none was found (after the workspace
+   * folders changed: a new folder may hold a build tree), without showing
+   * the not-found message a second time.
+   */
+  async retryIfNotFound(): Promise<void> {
+    if (this.client === undefined) await this.start();
+  }
+
   /** "Accy: Restart Server", and any change of a setting the server process depends on. */
   async restart(): Promise<void> {
     this.notFound.reset();

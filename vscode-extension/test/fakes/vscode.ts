@@ -1,7 +1,9 @@
-// The few parts of the `vscode` module that the tested code touches, with
+// The parts of the `vscode` module that the tested code touches, with
 // the editor's own semantics: URIs come from vscode-uri (the implementation
 // VS Code itself uses), events are delivered synchronously as VS Code does.
-export { URI as Uri } from 'vscode-uri';
+import { URI } from 'vscode-uri';
+
+export { URI as Uri };
 
 type Listener<T> = (value: T) => unknown;
 
@@ -39,3 +41,138 @@ export class MarkdownString {
 export class ThemeColor {
   constructor(public readonly id: string) {}
 }
+
+// ---------------------------------------------------------------------------
+// The editor around the extension: enough of window, workspace and commands
+// to activate the bundle, recording what the extension shows and registers.
+// ---------------------------------------------------------------------------
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+}
+
+// vscode-languageclient extends these editor classes when it loads.
+export class CompletionItem {}
+export class CodeLens {}
+export class DocumentLink {}
+export class CodeAction {}
+export class Diagnostic {}
+export class CallHierarchyItem {}
+export class TypeHierarchyItem {}
+export class SymbolInformation {}
+export class InlayHint {}
+export class CancellationError extends Error {}
+
+interface ShownMessage {
+  severity: 'information' | 'warning' | 'error';
+  text: string;
+  buttons: string[];
+}
+
+/** What the editor showed and registered, and the answers the "user" gives. */
+export const editor = {
+  configuration: {} as Record<string, unknown>,
+  workspaceFolders: undefined as { uri: URI }[] | undefined,
+  messages: [] as ShownMessage[],
+  /** The button the user clicks on the next message (undefined: dismissed). */
+  answer: undefined as string | undefined,
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
+  executed: [] as unknown[][],
+  statusItems: [] as { text: string; tooltip: unknown; shown: boolean }[],
+  configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+  folderListeners: new EventEmitter<unknown>(),
+  reset(): void {
+    this.configuration = {};
+    this.workspaceFolders = undefined;
+    this.messages = [];
+    this.answer = undefined;
+    this.commands.clear();
+    this.executed = [];
+    this.statusItems = [];
+    this.configurationListeners = new EventEmitter();
+    this.folderListeners = new EventEmitter();
+  },
+  /** Adds a workspace folder as the Explorer does: the new list, then the event. */
+  addWorkspaceFolder(folder: string): void {
+    this.workspaceFolders = [...(this.workspaceFolders ?? []), { uri: URI.file(folder) }];
+    this.folderListeners.fire({});
+  },
+  /** Changes settings as the Settings editor does: new values, then the event. */
+  changeConfiguration(values: Record<string, unknown>): void {
+    Object.assign(this.configuration, values);
+    const changed = Object.keys(values).map((key) => `accy.${key}`);
+    this.configurationListeners.fire({
+      affectsConfiguration: (section) =>
+        changed.some((key) => key === section || key.startsWith(`${section}.`)),
+    });
+  },
+};
+
+const noDisposal = new Disposable(() => undefined);
+
+function show(severity: ShownMessage['severity']) {
+  return (text: string, ...buttons: unknown[]) => {
+    editor.messages.push({ severity, text, buttons: buttons.filter((b): b is string => typeof b === 'string') });
+    return Promise.resolve(editor.answer);
+  };
+}
+
+export const window = {
+  activeTextEditor: undefined,
+  showInformationMessage: show('information'),
+  showWarningMessage: show('warning'),
+  showErrorMessage: show('error'),
+  createStatusBarItem() {
+    const item = {
+      text: '',
+      tooltip: undefined as unknown,
+      shown: false,
+      show() {
+        item.shown = true;
+      },
+      dispose() {},
+    };
+    editor.statusItems.push(item);
+    return item;
+  },
+  createOutputChannel(name: string) {
+    return { name, appendLine() {}, show() {}, dispose() {} };
+  },
+};
+
+export const workspace = {
+  get workspaceFolders() {
+    return editor.workspaceFolders;
+  },
+  getConfiguration(section: string) {
+    return {
+      get<T>(key: string, defaultValue: T): T {
+        const value = editor.configuration[key];
+        return section === 'accy' && value !== undefined ? (value as T) : defaultValue;
+      },
+    };
+  },
+  registerTextDocumentContentProvider: () => noDisposal,
+  onDidCloseTextDocument: () => noDisposal,
+  onDidChangeWorkspaceFolders: (listener: (event: unknown) => unknown) =>
+    editor.folderListeners.event(listener),
+  onDidChangeConfiguration: (listener: (event: { affectsConfiguration(section: string): boolean }) => unknown) =>
+    editor.configurationListeners.event(listener),
+};
+
+export const commands = {
+  registerCommand(id: string, run: (...args: unknown[]) => unknown) {
+    editor.commands.set(id, run);
+    return new Disposable(() => editor.commands.delete(id));
+  },
+  executeCommand(...args: unknown[]) {
+    editor.executed.push(args);
+    return Promise.resolve(undefined);
+  },
+};
