@@ -16,13 +16,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const fingerprints = vscode.window.createOutputChannel('Accy Fingerprints');
   const stageOutputs = new StageOutputProvider(() => server?.running);
 
-  const onCompiled = (uri: string): void => {
-    stageOutputs.sourceCompiled(uri);
+  /** Shows the last compile of the active editor's document, if it is the one at `uri`. */
+  const showCompileOf = (uri: string): void => {
     const client = server?.running;
     if (client === undefined || vscode.window.activeTextEditor?.document.uri.toString() !== uri)
       return;
     // A closed or replaced document has no stats any more; the next compile updates the item.
     requestStats(client, uri).then((stats) => status.showCompile(stats), () => undefined);
+  };
+  const onCompiled = (uri: string): void => {
+    stageOutputs.sourceCompiled(uri);
+    showCompileOf(uri);
   };
   server = new LanguageServer(status, onCompiled, () => stageOutputs.refreshAll());
 
@@ -56,6 +60,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       withClient((client) => showStageFingerprints(client, fingerprints)),
     ),
     vscode.commands.registerCommand('accy.restartServer', () => server?.restart()),
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      if (editor?.document.languageId === 'accy') showCompileOf(editor.document.uri.toString());
+    }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void server?.retryIfNotFound()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (SERVER_PROCESS_SETTINGS.some((setting) => event.affectsConfiguration(setting)))

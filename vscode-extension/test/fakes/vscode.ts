@@ -141,6 +141,7 @@ export const window = {
     editor.statusItems.push(item);
     return item;
   },
+  onDidChangeActiveTextEditor: () => noDisposal,
   createOutputChannel(name: string) {
     return { name, appendLine() {}, show() {}, dispose() {} };
   },
