@@ -3,7 +3,9 @@
 // Each lowered gpu.module becomes a gpu.binary; the host module becomes the
 // `accy.host_object` attribute. Code generation itself is the Target
 // library's (CodeGen.h), shared with the whole-file artifacts; this pass
-// translates to LLVM IR and records the results.
+// translates to LLVM IR and records the results. A kernel's modules (one per
+// target) are translated in turn on the pass's thread, where diagnostics are
+// captured, and then optimized and compiled by LLVM at once, one per thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -36,36 +39,49 @@ using namespace accy;
 
 namespace {
 
-/// Bitcode and artifact of one lowered module.
-struct Compiled {
-  std::string bitcode;
-  std::string artifact;
+/// One lowered module of a kernel on its way to an artifact.
+struct CodegenJob {
+  Operation *module;
+  std::string name;
+  const target::TargetProfile *profile;
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> llvmModule;
+  std::string bitcode, artifact;
+  std::string error; // what LLVM reported, empty on success
 };
 
-FailureOr<Compiled> compile(Operation *module, StringRef name,
-                            const target::TargetProfile &profile) {
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, context, name);
-  if (!llvmModule)
-    return module->emitError() << "cannot translate the " << profile.name
-                               << " code of '" << name << "' to LLVM IR";
-  llvmModule->setSourceFileName(name);
-  auto report = [&](llvm::Error error) {
-    return module->emitError() << llvm::toString(std::move(error));
-  };
-  if (llvm::Error error = target::optimizeModule(*llvmModule, profile))
-    return report(std::move(error));
-  if (llvm::Error error = target::checkSelfContained(*llvmModule, profile))
-    return report(std::move(error));
-  Compiled result;
-  result.bitcode = target::writeBitcode(*llvmModule);
+/// Translates `job.module` to LLVM IR. On the pass's thread: translation
+/// reports its failures as MLIR diagnostics on the ops.
+LogicalResult translate(CodegenJob &job) {
+  job.context = std::make_unique<llvm::LLVMContext>();
+  job.llvmModule = translateModuleToLLVMIR(job.module, *job.context, job.name);
+  if (!job.llvmModule)
+    return job.module->emitError()
+           << "cannot translate the " << job.profile->name << " code of '"
+           << job.name << "' to LLVM IR";
+  job.llvmModule->setSourceFileName(job.name);
+  return success();
+}
+
+/// Optimizes and compiles the translated module: LLVM only, so any thread
+/// may run it; errors are kept in the job for the pass's thread to report.
+void generateCode(CodegenJob &job) {
+  llvm::Module &module = *job.llvmModule;
+  llvm::Error error = target::optimizeModule(module, *job.profile);
+  if (!error)
+    error = target::checkSelfContained(module, *job.profile);
+  if (error) {
+    job.error = llvm::toString(std::move(error));
+    return;
+  }
+  job.bitcode = target::writeBitcode(module);
   llvm::Expected<std::string> artifact =
-      target::emitArtifact(*llvmModule, profile);
-  if (!artifact)
-    return report(artifact.takeError());
-  result.artifact = std::move(*artifact);
-  return result;
+      target::emitArtifact(module, *job.profile);
+  if (!artifact) {
+    job.error = llvm::toString(artifact.takeError());
+    return;
+  }
+  job.artifact = std::move(*artifact);
 }
 
 struct SerializePass
@@ -80,7 +96,9 @@ struct SerializePass
     registerROCDLDialectTranslation(registry);
   }
 
-  LogicalResult serializeGPUModule(ModuleOp kernel, gpu::GPUModuleOp module) {
+  /// The job of a lowered gpu.module, or failure.
+  FailureOr<CodegenJob> prepareGPUModule(ModuleOp kernel,
+                                         gpu::GPUModuleOp module) {
     StringRef targetName = module.getName();
     if (auto name = module->getAttrOfType<StringAttr>(kGPUModuleTargetAttr))
       targetName = name.getValue();
@@ -94,73 +112,106 @@ struct SerializePass
              << "gpu.module for '" << targetName
              << "' needs exactly one target attribute (nvvm-attach-target / "
                 "rocdl-attach-target)";
-    std::string name = (getKernelName(kernel) + "." + targetName).str();
-    FailureOr<Compiled> compiled = compile(module, name, *profile);
-    if (failed(compiled))
-      return failure();
+    return CodegenJob{module, (getKernelName(kernel) + "." + targetName).str(),
+                      &*profile};
+  }
+
+  /// The job of the host module, or failure. Only the C interface is
+  /// exported; everything else is internal, so kernels of one file link
+  /// together without clashes.
+  FailureOr<CodegenJob> prepareHost(ModuleOp kernel, ModuleOp host) {
+    llvm::Expected<const target::TargetProfile &> profile =
+        target::lookupTargetProfile("host");
+    if (!profile)
+      return host.emitError() << llvm::toString(profile.takeError());
+    bool exports = false;
+    for (auto func : host.getOps<LLVM::LLVMFuncOp>()) {
+      if (func.isExternal())
+        continue;
+      if (func.getName().starts_with("_mlir_ciface_"))
+        exports = true;
+      else
+        func.setLinkage(LLVM::Linkage::Internal);
+    }
+    if (!exports)
+      return host.emitError() << "the host module of '" << getKernelName(kernel)
+                              << "' exports no _mlir_ciface_ function";
+    return CodegenJob{host, (getKernelName(kernel) + ".host").str(),
+                      &*profile};
+  }
+
+  void recordGPUModule(gpu::GPUModuleOp module, CodegenJob &job) {
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
-    auto format = profile->kind == target::TargetKind::NVPTX
+    auto format = job.profile->kind == target::TargetKind::NVPTX
                       ? gpu::CompilationTarget::Assembly
                       : gpu::CompilationTarget::Binary;
     auto object = gpu::ObjectAttr::get(
-        ctx, targets[0], format, b.getStringAttr(compiled->artifact),
+        ctx, module.getTargetsAttr()[0], format, b.getStringAttr(job.artifact),
         b.getDictionaryAttr({b.getNamedAttr(
-            kBitcodeProperty, b.getStringAttr(compiled->bitcode))}));
-    OpBuilder builder(&getContext());
+            kBitcodeProperty, b.getStringAttr(job.bitcode))}));
+    OpBuilder builder(ctx);
     builder.setInsertionPointAfter(module);
     std::string symbol = module.getName().str();
     Location loc = module.getLoc();
     module.erase();
     builder.create<gpu::BinaryOp>(loc, symbol, Attribute(),
                                   ArrayRef<Attribute>{object});
-    return success();
   }
 
-  LogicalResult serializeHost(ModuleOp kernel, ModuleOp host) {
-    llvm::Expected<const target::TargetProfile &> profile =
-        target::lookupTargetProfile("host");
-    if (!profile)
-      return host.emitError() << llvm::toString(profile.takeError());
-    // Only the C interface is exported; everything else is internal, so
-    // kernels of one file link together without clashes.
-    SmallVector<Attribute> exported;
+  void recordHost(ModuleOp kernel, ModuleOp host, CodegenJob &job) {
     Builder b(&getContext());
-    for (auto func : host.getOps<LLVM::LLVMFuncOp>()) {
-      if (func.isExternal())
-        continue;
-      if (func.getName().starts_with("_mlir_ciface_"))
+    SmallVector<Attribute> exported;
+    for (auto func : host.getOps<LLVM::LLVMFuncOp>())
+      if (!func.isExternal() && func.getName().starts_with("_mlir_ciface_"))
         exported.push_back(b.getStringAttr(func.getName()));
-      else
-        func.setLinkage(LLVM::Linkage::Internal);
-    }
-    if (exported.empty())
-      return host.emitError() << "the host module of '" << getKernelName(kernel)
-                              << "' exports no _mlir_ciface_ function";
-    std::string name = (getKernelName(kernel) + ".host").str();
-    FailureOr<Compiled> compiled = compile(host, name, *profile);
-    if (failed(compiled))
-      return failure();
     kernel->setAttr(
         kHostObjectAttr,
         b.getDictionaryAttr(
-            {b.getNamedAttr("bitcode", b.getStringAttr(compiled->bitcode)),
-             b.getNamedAttr("cpu", b.getStringAttr(profile->chip)),
-             b.getNamedAttr("object", b.getStringAttr(compiled->artifact)),
+            {b.getNamedAttr("bitcode", b.getStringAttr(job.bitcode)),
+             b.getNamedAttr("cpu", b.getStringAttr(job.profile->chip)),
+             b.getNamedAttr("object", b.getStringAttr(job.artifact)),
              b.getNamedAttr("symbols", b.getArrayAttr(exported)),
-             b.getNamedAttr("triple", b.getStringAttr(profile->triple))}));
+             b.getNamedAttr("triple", b.getStringAttr(job.profile->triple))}));
     host.erase();
-    return success();
   }
 
   LogicalResult serialize(ModuleOp kernel) {
     bool failed = false;
-    for (auto module :
-         llvm::make_early_inc_range(kernel.getOps<gpu::GPUModuleOp>()))
-      failed |= mlir::failed(serializeGPUModule(kernel, module));
-    for (auto host : llvm::make_early_inc_range(kernel.getOps<ModuleOp>()))
-      if (host.getSymName() == kHostModuleName)
-        failed |= mlir::failed(serializeHost(kernel, host));
+    std::vector<CodegenJob> jobs;
+    for (auto module : kernel.getOps<gpu::GPUModuleOp>()) {
+      FailureOr<CodegenJob> job = prepareGPUModule(kernel, module);
+      if (mlir::failed(job) || mlir::failed(translate(*job)))
+        failed = true;
+      else
+        jobs.push_back(std::move(*job));
+    }
+    for (auto host : kernel.getOps<ModuleOp>()) {
+      if (host.getSymName() != kHostModuleName)
+        continue;
+      FailureOr<CodegenJob> job = prepareHost(kernel, host);
+      if (mlir::failed(job) || mlir::failed(translate(*job)))
+        failed = true;
+      else
+        jobs.push_back(std::move(*job));
+    }
+    if (failed)
+      return failure();
+
+    // The targets' code generation is independent: one thread each.
+    parallelForEach(&getContext(), jobs, generateCode);
+
+    for (CodegenJob &job : jobs) {
+      if (!job.error.empty()) {
+        job.module->emitError() << job.error;
+        failed = true;
+        continue;
+      }
+      if (auto module = dyn_cast<gpu::GPUModuleOp>(job.module))
+        recordGPUModule(module, job);
+      else
+        recordHost(kernel, cast<ModuleOp>(job.module), job);
+    }
     return failure(failed);
   }
 
