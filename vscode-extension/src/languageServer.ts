@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import {
+  CloseAction,
+  ErrorAction,
   LanguageClient,
   State,
   TransportKind,
@@ -7,6 +9,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { compileMiddleware } from './compileMiddleware';
+import { RestartPolicy } from './restartPolicy';
 import { serverArguments } from './serverArguments';
 import { discoverServer } from './serverDiscovery';
 import { ServerNotFoundNotice } from './serverNotFound';
@@ -50,15 +53,31 @@ export class LanguageServer implements vscode.Disposable {
       args: serverArguments(settings, folders[0]),
       transport: TransportKind.stdio,
     };
+    const restarts = new RestartPolicy();
+    // Whether the current server process has answered initialize.
+    let ran = false;
     const options: LanguageClientOptions = {
       documentSelector: [{ language: 'accy' }],
       middleware: compileMiddleware(this.onCompiled),
+      errorHandler: {
+        // As the client's default: a few unreadable messages are tolerated.
+        error: (_error, _message, count) => ({
+          action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
+        }),
+        closed: () => {
+          const decision = restarts.closed(ran);
+          return decision.restart
+            ? { action: CloseAction.Restart, message: decision.note, handled: true }
+            : { action: CloseAction.DoNotRestart, message: decision.message, handled: !decision.notify };
+        },
+      },
     };
     // The id 'accy' makes the client follow the setting accy.trace.server.
     const client = new LanguageClient('accy', 'Accy Language Server', server, options);
     this.client = client;
     client.onDidChangeState(({ newState }) => {
       if (this.client !== client) return;
+      ran = newState === State.Running;
       if (newState === State.Running) {
         this.status.setState('running', `${discovery.path}, from the ${discovery.source}`);
         this.onStarted();
