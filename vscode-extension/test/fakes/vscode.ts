@@ -85,6 +85,16 @@ export const editor = {
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   executed: [] as unknown[][],
   statusItems: [] as { text: string; tooltip: unknown; shown: boolean }[],
+  /** The document of the active text editor. */
+  activeDocument: undefined as { uri: URI; languageId: string } | undefined,
+  /** The labels the user picks in the next quick picks, in order (undefined: dismissed). */
+  picks: [] as (string | undefined)[],
+  /** The placeholders and labels of the quick picks shown. */
+  quickPicks: [] as { placeHolder?: string; labels: string[] }[],
+  /** Documents opened in an editor, by URI. */
+  opened: [] as string[],
+  /** What was written to output channels, by channel name. */
+  output: new Map<string, string[]>(),
   configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
   folderListeners: new EventEmitter<unknown>(),
   reset(): void {
@@ -95,6 +105,11 @@ export const editor = {
     this.commands.clear();
     this.executed = [];
     this.statusItems = [];
+    this.activeDocument = undefined;
+    this.picks = [];
+    this.quickPicks = [];
+    this.opened = [];
+    this.output = new Map();
     this.configurationListeners = new EventEmitter();
     this.folderListeners = new EventEmitter();
   },
@@ -123,8 +138,22 @@ function show(severity: ShownMessage['severity']) {
   };
 }
 
+type QuickPickItem = string | { label: string };
+
 export const window = {
-  activeTextEditor: undefined,
+  get activeTextEditor() {
+    return editor.activeDocument && { document: editor.activeDocument };
+  },
+  showQuickPick(items: QuickPickItem[], options?: { placeHolder?: string }) {
+    const labels = items.map((item) => (typeof item === 'string' ? item : item.label));
+    editor.quickPicks.push({ placeHolder: options?.placeHolder, labels });
+    const pick = editor.picks.shift();
+    return Promise.resolve(items.find((_, i) => labels[i] === pick));
+  },
+  showTextDocument(document: { uri: URI }) {
+    editor.opened.push(document.uri.toString());
+    return Promise.resolve({ document });
+  },
   showInformationMessage: show('information'),
   showWarningMessage: show('warning'),
   showErrorMessage: show('error'),
@@ -143,7 +172,9 @@ export const window = {
   },
   onDidChangeActiveTextEditor: () => noDisposal,
   createOutputChannel(name: string) {
-    return { name, appendLine() {}, show() {}, dispose() {} };
+    const lines: string[] = [];
+    editor.output.set(name, lines);
+    return { name, appendLine: (line: string) => lines.push(line), show() {}, dispose() {} };
   },
 };
 
@@ -160,6 +191,9 @@ export const workspace = {
     };
   },
   registerTextDocumentContentProvider: () => noDisposal,
+  openTextDocument(uri: URI) {
+    return Promise.resolve({ uri });
+  },
   onDidCloseTextDocument: () => noDisposal,
   onDidChangeWorkspaceFolders: (listener: (event: unknown) => unknown) =>
     editor.folderListeners.event(listener),

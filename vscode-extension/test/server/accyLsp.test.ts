@@ -21,8 +21,11 @@ import {
   STAGES,
 } from '../../src/accyProtocol';
 import { compileMiddleware } from '../../src/compileMiddleware';
+import { showStageFingerprints } from '../../src/fingerprintsCommand';
+import { editor } from '../fakes/vscode';
 import { serverArguments } from '../../src/serverArguments';
 import { readSettings } from '../../src/settings';
+import { showStageOutput } from '../../src/stageOutputCommand';
 import { StageOutputProvider, stageOutputUri } from '../../src/stageOutputProvider';
 import { formatFingerprints, formatStageTable, kernelsOf } from '../../src/statsFormat';
 
@@ -49,6 +52,9 @@ kernel layernorm(x: f32[N, D], g: f32[D], b: f32[D]) -> f32[N, D] {
   return norm(x, g, b);
 }
 `;
+
+/** An operation of the choir dialect (not an attribute such as choir.dims). */
+const CHOIR_OP = /= choir\.[a-z_]+/;
 
 interface Published {
   uri: string;
@@ -163,7 +169,7 @@ describe.skipIf(!server)('the extension against the real accy-lsp', () => {
     const uri = stageOutputUri({ source: mainUri, kernel: 'softmax', stage: 'semantic' });
     const before = await stageOutputs.provideTextDocumentContent(uri);
     expect(before).toContain('softmax');
-    expect(before).toContain('choir.');
+    expect(before).toMatch(CHOIR_OP);
 
     const reloaded = new Promise<string>((resolve) => {
       const subscription = stageOutputs.onDidChange((changed) => {
@@ -178,6 +184,31 @@ describe.skipIf(!server)('the extension against the real accy-lsp', () => {
     const after = await reloaded;
     expect(after).not.toBe(before);
     expect(after).toContain('softmax');
+  });
+
+  it('"Show Stage Output": kernel, stage, then the IR document beside the source', async () => {
+    editor.reset();
+    editor.activeDocument = { uri: vscode.Uri.parse(mainUri), languageId: 'accy' };
+    editor.picks = ['layernorm', 'tensor'];
+    await showStageOutput(connection);
+    expect(editor.quickPicks.map((p) => p.labels)).toEqual([['softmax', 'layernorm'], [...STAGES]]);
+    const target = stageOutputUri({ source: mainUri, kernel: 'layernorm', stage: 'tensor' });
+    expect(editor.opened).toEqual([target.toString()]);
+    // What the editor then shows in it: the tensor stage has no choir ops left.
+    const text = await stageOutputs.provideTextDocumentContent(vscode.Uri.parse(editor.opened[0]));
+    expect(text).toContain('linalg.');
+    expect(text).not.toMatch(CHOIR_OP);
+  });
+
+  it('"Show Stage Fingerprints": the seven stages of the chosen kernel in the output channel', async () => {
+    editor.reset();
+    editor.activeDocument = { uri: vscode.Uri.parse(mainUri), languageId: 'accy' };
+    editor.picks = ['softmax'];
+    const channel = vscode.window.createOutputChannel('Accy Fingerprints');
+    await showStageFingerprints(connection, channel);
+    const written = editor.output.get('Accy Fingerprints')!.join('\n');
+    expect(written).toContain('kernel softmax (version');
+    for (const stage of STAGES) expect(written).toMatch(new RegExp(`^${stage}\\s+[0-9a-f]{16}\\s`, 'm'));
   });
 
   it('passes diagnostics through and shows why a stage output is missing', async () => {
