@@ -2,28 +2,18 @@
 
 #include "LineIndex.h"
 
+#include "accy/Frontend/Source.h"
+
 #include <algorithm>
 
 using namespace accy::lsp;
-
-/// The length of the UTF-8 sequence that starts with `lead` (1 for a stray
-/// continuation byte, so malformed text still advances).
-static unsigned sequenceLength(unsigned char lead) {
-  if (lead < 0xC0)
-    return 1;
-  if (lead < 0xE0)
-    return 2;
-  if (lead < 0xF0)
-    return 3;
-  return 4;
-}
 
 unsigned accy::lsp::codeUnits(std::string_view utf8, PositionEncoding encoding) {
   if (encoding == PositionEncoding::Utf8)
     return utf8.size();
   unsigned units = 0;
   for (size_t i = 0; i < utf8.size();) {
-    unsigned length = sequenceLength(static_cast<unsigned char>(utf8[i]));
+    unsigned length = utf8SequenceLength(static_cast<unsigned char>(utf8[i]));
     // Astral-plane characters (4-byte sequences) are surrogate pairs.
     units += length == 4 ? 2 : 1;
     i += length;
@@ -55,7 +45,7 @@ uint32_t LineIndex::offsetOf(Position pos) const {
   unsigned units = 0;
   size_t i = 0;
   while (i < line.size()) {
-    unsigned length = sequenceLength(static_cast<unsigned char>(line[i]));
+    unsigned length = utf8SequenceLength(static_cast<unsigned char>(line[i]));
     unsigned width = positionEncoding == PositionEncoding::Utf8 ? length
                      : length == 4                              ? 2
                                                                 : 1;

@@ -118,9 +118,7 @@ std::optional<uint32_t> SourceManager::getOffset(FileID file,
 static unsigned utf16Units(unsigned char lead) {
   return lead >= 0xF0 ? 2 : 1;
 }
-/// Length of the UTF-8 sequence started by a lead byte (1 for invalid ones,
-/// so malformed text still advances one byte per unit).
-static unsigned utf8Length(unsigned char lead) {
+unsigned accy::utf8SequenceLength(unsigned char lead) {
   if (lead < 0xC0)
     return 1;
   if (lead < 0xE0)
@@ -143,7 +141,7 @@ Utf16Position SourceManager::getUtf16Position(FileID file,
   unsigned units = 0;
   for (uint32_t i = start; i < target;) {
     unsigned char c = b->text[i];
-    unsigned len = utf8Length(c);
+    unsigned len = utf8SequenceLength(c);
     units += len == 1 ? 1 : utf16Units(c);
     i += len;
   }
@@ -162,7 +160,7 @@ SourceManager::getOffsetFromUtf16(FileID file, Utf16Position pos) const {
   uint32_t i = start;
   while (i < end && units < pos.character) {
     unsigned char c = b->text[i];
-    unsigned len = utf8Length(c);
+    unsigned len = utf8SequenceLength(c);
     units += len == 1 ? 1 : utf16Units(c);
     i = std::min(end, i + len);
   }

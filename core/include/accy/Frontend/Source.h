@@ -24,6 +24,11 @@
 
 namespace accy {
 
+/// Length of the UTF-8 sequence started by byte `lead`; 1 for a byte that
+/// cannot start one, so that malformed text still advances a byte at a time.
+unsigned utf8SequenceLength(unsigned char lead);
+
+
 /// Identifies one buffer in a SourceManager. The default value is invalid.
 struct FileID {
   uint32_t value = 0;

@@ -46,25 +46,6 @@ bool isElementwiseGeneric(linalg::GenericOp op) {
          op.hasPureTensorSemantics();
 }
 
-/// Gives every use of `op`'s single result but the first in program order
-/// its own copy of `op`, placed before the user.
-void cloneForEachUseButFirst(RewriterBase &rewriter, Operation *op) {
-  SmallVector<OpOperand *> uses;
-  for (OpOperand &use : op->getResult(0).getUses())
-    uses.push_back(&use);
-  llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
-    if (a->getOwner() == b->getOwner())
-      return a->getOperandNumber() < b->getOperandNumber();
-    return a->getOwner()->isBeforeInBlock(b->getOwner());
-  });
-  for (OpOperand *use : llvm::drop_begin(uses)) {
-    rewriter.setInsertionPoint(use->getOwner());
-    Operation *copy = rewriter.clone(*op);
-    rewriter.modifyOpInPlace(use->getOwner(),
-                             [&] { use->set(copy->getResult(0)); });
-  }
-}
-
 /// Clones a small elementwise producer for each of its consumers but the
 /// first, when every use is a fusible read. Upstream fusion keeps a
 /// multi-use producer alive as an extra result of the fused op; a private

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -350,6 +351,23 @@ bool accy::isDispatchInit(Operation *op) { return dispatchRole(op) == "init"; }
 
 bool accy::isDispatchEpilogue(Operation *op) {
   return dispatchRole(op) == "epilogue";
+}
+
+void accy::cloneForEachUseButFirst(RewriterBase &rewriter, Operation *op) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : op->getResult(0).getUses())
+    uses.push_back(&use);
+  llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+    if (a->getOwner() == b->getOwner())
+      return a->getOperandNumber() < b->getOperandNumber();
+    return a->getOwner()->isBeforeInBlock(b->getOwner());
+  });
+  for (OpOperand *use : llvm::drop_begin(uses)) {
+    rewriter.setInsertionPoint(use->getOwner());
+    Operation *copy = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(use->getOwner(),
+                             [&] { use->set(copy->getResult(0)); });
+  }
 }
 
 bool accy::hoistBefore(Value value, Operation *point) {

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace accy::memory {
 #define GEN_PASS_DEF_PREPAREBUFFERIZATION
@@ -63,21 +64,9 @@ struct PrepareBufferizationPass
 
     SmallVector<tensor::EmptyOp> empties;
     entry.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
-    for (tensor::EmptyOp empty : empties) {
-      SmallVector<OpOperand *> uses;
-      for (OpOperand &use : empty->getUses())
-        uses.push_back(&use);
-      // The original stays with the first use in program order.
-      llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
-        if (a->getOwner() == b->getOwner())
-          return a->getOperandNumber() < b->getOperandNumber();
-        return a->getOwner()->isBeforeInBlock(b->getOwner());
-      });
-      for (OpOperand *use : llvm::drop_begin(uses)) {
-        b.setInsertionPoint(use->getOwner());
-        use->set(b.clone(*empty)->getResult(0));
-      }
-    }
+    IRRewriter rewriter(&getContext());
+    for (tensor::EmptyOp empty : empties)
+      cloneForEachUseButFirst(rewriter, empty);
     return success();
   }
 

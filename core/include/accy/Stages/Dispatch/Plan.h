@@ -18,6 +18,7 @@
 #include <optional>
 
 namespace mlir {
+class RewriterBase;
 namespace func {
 class FuncOp;
 } // namespace func
@@ -148,6 +149,12 @@ bool isDispatchEpilogue(mlir::Operation *op);
 /// The root of the dispatch `op` is an init or epilogue of: the closest
 /// preceding op of its block with the same dispatch id and no role.
 mlir::Operation *getDispatchRoot(mlir::Operation *op);
+
+/// Gives every use of `op`'s single result but the first in program order
+/// its own copy of `op`, placed before the user (so that each user can fuse
+/// or bufferize its copy on its own).
+void cloneForEachUseButFirst(mlir::RewriterBase &rewriter,
+                             mlir::Operation *op);
 
 /// Makes `value` available before `point`: true when it is defined before
 /// `point` in its block or outside the block, or when its defining op (and,
