@@ -56,6 +56,9 @@ module {
 // CHECK-DAG: #[[ROWS:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0, 1, 1)>
 
 // CHECK-LABEL: module @softmax
+// The dispatch plan has shared memory for both reductions of the pipeline,
+// as the kernel summary below does.
+// CHECK-SAME:    accy.dispatches = [{combiner = "maximumf", epilogue = 2 : i64, id = 0 : i64, op = "linalg.generic", schedule = "row-reduction", targets = {gfx942 = {block = array<i64: 256, 1, 1>, subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}, host = {loops = "serial"}, sm_90 = {block = array<i64: 256, 1, 1>, subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 64 : i64}}}]
 // CHECK-SAME:    accy.kernels = {symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>], targets = {
 // CHECK-SAME:      gfx942 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 32 : i64}]
 // CHECK-SAME:      sm_90 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 64 : i64}]

@@ -241,7 +241,8 @@ static int64_t blockSizeFor(const TargetProfile &profile,
 }
 
 DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
-                                  ArrayRef<const TargetProfile *> targets) {
+                                  ArrayRef<const TargetProfile *> targets,
+                                  int64_t rowReductions) {
   Builder b(op.getContext());
   DispatchShape shape = classifyDispatch(op);
   SmallVector<NamedAttribute> perTarget;
@@ -267,7 +268,7 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       int64_t threads = blockSizeFor(*profile, staticTripCount(op, true));
       block = {threads, 1, 1};
       tile = {1};
-      sharedBytes = threads / profile->subgroupSize *
+      sharedBytes = rowReductions * (threads / profile->subgroupSize) *
                     elementBytes(op.getDpsInits()[0].getType());
       break;
     }

@@ -38,11 +38,15 @@ struct PlanSchedulePass
     entry.walk([&](linalg::LinalgOp op) {
       next = std::max(next, getDispatchId(op) + 1);
     });
-    // Epilogues run in their root's kernel: the root's entry counts them.
-    llvm::DenseMap<int64_t, int64_t> epilogues;
+    // Epilogues run in their root's kernel: the root's entry counts them,
+    // and its plan has shared memory for the reductions among them.
+    llvm::DenseMap<int64_t, int64_t> epilogues, epilogueReductions;
     entry.walk([&](linalg::LinalgOp op) {
-      if (isDispatchEpilogue(op))
-        ++epilogues[getDispatchId(op)];
+      if (!isDispatchEpilogue(op))
+        return;
+      ++epilogues[getDispatchId(op)];
+      if (op.getNumReductionLoops() > 0)
+        ++epilogueReductions[getDispatchId(op)];
     });
     SmallVector<std::pair<int64_t, Attribute>> summary;
     entry.walk([&](linalg::LinalgOp op) {
@@ -55,7 +59,8 @@ struct PlanSchedulePass
                     b.getDictionaryAttr(
                         {b.getNamedAttr("id", b.getI64IntegerAttr(id))}));
       }
-      DictionaryAttr plan = planDispatch(op, profiles);
+      DictionaryAttr plan =
+          planDispatch(op, profiles, 1 + epilogueReductions.lookup(id));
       op->setAttr(kPlanAttr, plan);
       SmallVector<NamedAttribute> entry(plan.getValue());
       if (int64_t count = epilogues.lookup(id))

@@ -125,9 +125,12 @@ DispatchShape classifyDispatch(mlir::linalg::LinalgOp op);
 std::string combinerName(mlir::Operation *combiner);
 
 /// The plan of `op` for `targets`: `{schedule, combiner?, targets = {...}}`.
+/// A row reduction that heads a row pipeline of `rowReductions` reductions
+/// in all needs shared memory for each.
 mlir::DictionaryAttr
 planDispatch(mlir::linalg::LinalgOp op,
-             llvm::ArrayRef<const target::TargetProfile *> targets);
+             llvm::ArrayRef<const target::TargetProfile *> targets,
+             int64_t rowReductions = 1);
 
 /// The per-target part of a plan, or null.
 mlir::DictionaryAttr getTargetPlan(mlir::Operation *root,
