@@ -12,22 +12,10 @@
 
 #include "accy/Stages/Target/Passes.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
-#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
-#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/Transforms/DialectConversion.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace accy::target {
 #define GEN_PASS_DEF_CONVERTGPUTOROCDL
@@ -58,38 +46,25 @@ struct ConvertGPUToROCDLPass
     if (unsupported.wasInterrupted())
       return signalPassFailure();
 
-    LowerToLLVMOptions options(
-        ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
-    LLVMTypeConverter converter(ctx, options);
-    populateGpuMemorySpaceAttributeConversions(
-        converter, [](gpu::AddressSpace space) -> unsigned {
-          switch (space) {
-          case gpu::AddressSpace::Global:
-            return 1;
-          case gpu::AddressSpace::Workgroup:
-            return 3;
-          case gpu::AddressSpace::Private:
-            return 5;
-          }
-          llvm_unreachable("unknown address space");
-        });
-    if (failed(lowerMathToLLVM(module, converter)))
-      return signalPassFailure();
-
-    RewritePatternSet patterns(ctx);
-    arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    populateFuncToLLVMConversionPatterns(converter, patterns);
-    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
-    index::populateIndexToLLVMConversionPatterns(converter, patterns);
-    populateGpuToROCDLConversionPatterns(converter, patterns,
-                                         gpu::amd::Runtime::Unknown);
-    LLVMConversionTarget target(*ctx);
-    target.addLegalDialect<ROCDL::ROCDLDialect>();
-    target.addIllegalDialect<gpu::GPUDialect>();
-    target.addIllegalOp<func::FuncOp>();
-    target.addLegalOp<gpu::GPUModuleOp, gpu::ModuleEndOp>();
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    auto addressSpace = [](gpu::AddressSpace space) -> unsigned {
+      switch (space) {
+      case gpu::AddressSpace::Global:
+        return 1;
+      case gpu::AddressSpace::Workgroup:
+        return 3;
+      case gpu::AddressSpace::Private:
+        return 5;
+      }
+      llvm_unreachable("unknown address space");
+    };
+    auto populateGPUPatterns = [](LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns) {
+      populateGpuToROCDLConversionPatterns(converter, patterns,
+                                           gpu::amd::Runtime::Unknown);
+    };
+    if (failed(convertGPUModuleToLLVM(
+            module, addressSpace, populateGPUPatterns,
+            ROCDL::ROCDLDialect::getDialectNamespace())))
       return signalPassFailure();
 
     // The backend allocates registers and LDS for the exact block size.

@@ -7,28 +7,31 @@
 
 namespace mlir {
 class LLVMTypeConverter;
+class RewritePatternSet;
 } // namespace mlir
 
 namespace accy::target {
 
-/// The known block size of each kernel of `module`, by name.
-llvm::StringMap<llvm::SmallVector<int32_t, 3>>
-collectKnownBlockSizes(mlir::gpu::GPUModuleOp module);
-
-/// Replaces gpu.block_dim with the kernel's known block size (ROCDL would
-/// otherwise call OCKL, and both backends optimize better with constants).
-void foldBlockDims(mlir::gpu::GPUModuleOp module);
-
 /// The first steps of both lowerings: records each kernel's known block
-/// size, folds gpu.block_dim to it and applies upstream's GPU rewrites.
-/// Returns the block sizes (the conversions attach them to the kernels).
+/// size, folds gpu.block_dim to it (ROCDL would otherwise call OCKL, and
+/// both backends optimize better with constants) and applies upstream's GPU
+/// rewrites. Returns the block sizes by kernel name (the conversions attach
+/// them to the kernels).
 mlir::FailureOr<llvm::StringMap<llvm::SmallVector<int32_t, 3>>>
 prepareGPUModule(mlir::gpu::GPUModuleOp module);
 
-/// Converts the remaining math ops to LLVM intrinsics (sqrt, fabs, floor,
-/// ...) before the GPU conversions would map them to libdevice/OCML calls.
-mlir::LogicalResult lowerMathToLLVM(mlir::gpu::GPUModuleOp module,
-                                    mlir::LLVMTypeConverter &converter);
+/// The conversion both lowerings end with: memory spaces mapped by
+/// `addressSpace`; math ops to LLVM intrinsics (sqrt, fabs, floor, ...)
+/// first, before the GPU patterns would map them to libdevice/OCML calls;
+/// then arith, cf, func, memref, index and the backend's GPU patterns
+/// (`populateGPUPatterns`) to the LLVM dialect and `backendDialect`.
+mlir::LogicalResult convertGPUModuleToLLVM(
+    mlir::gpu::GPUModuleOp module,
+    llvm::function_ref<unsigned(mlir::gpu::AddressSpace)> addressSpace,
+    llvm::function_ref<void(mlir::LLVMTypeConverter &,
+                            mlir::RewritePatternSet &)>
+        populateGPUPatterns,
+    llvm::StringRef backendDialect);
 
 /// True when the module's first target attribute is of type `TargetAttr`.
 template <typename TargetAttr>

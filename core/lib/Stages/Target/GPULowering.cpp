@@ -1,0 +1,87 @@
+//===- GPULowering.cpp - Shared steps of the NVVM and ROCDL lowerings -----===//
+
+#include "GPULowering.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>>
+accy::target::prepareGPUModule(gpu::GPUModuleOp module) {
+  llvm::StringMap<SmallVector<int32_t, 3>> blockSizes;
+  for (auto func : module.getOps<gpu::GPUFuncOp>())
+    if (auto known = func.getKnownBlockSizeAttr())
+      blockSizes[func.getName()] = SmallVector<int32_t, 3>(known.asArrayRef());
+  module.walk([](gpu::BlockDimOp op) {
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    auto known = func ? func.getKnownBlockSizeAttr() : nullptr;
+    if (!known)
+      return;
+    OpBuilder b(op);
+    int64_t size = known.asArrayRef()[static_cast<unsigned>(op.getDimension())];
+    op.replaceAllUsesWith(
+        b.create<arith::ConstantIndexOp>(op.getLoc(), size).getResult());
+    op.erase();
+  });
+  RewritePatternSet patterns(module.getContext());
+  populateGpuRewritePatterns(patterns);
+  if (failed(applyPatternsAndFoldGreedily(module, std::move(patterns))))
+    return failure();
+  return blockSizes;
+}
+
+/// Math ops to LLVM intrinsics; everything else stays as it is.
+static LogicalResult lowerMathToLLVM(gpu::GPUModuleOp module,
+                                     LLVMTypeConverter &converter) {
+  RewritePatternSet patterns(module.getContext());
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  ConversionTarget target(*module.getContext());
+  target.addIllegalDialect<math::MathDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(module, target, std::move(patterns));
+}
+
+LogicalResult accy::target::convertGPUModuleToLLVM(
+    gpu::GPUModuleOp module,
+    llvm::function_ref<unsigned(gpu::AddressSpace)> addressSpace,
+    llvm::function_ref<void(LLVMTypeConverter &, RewritePatternSet &)>
+        populateGPUPatterns,
+    llvm::StringRef backendDialect) {
+  MLIRContext *ctx = module.getContext();
+  LowerToLLVMOptions options(
+      ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
+  LLVMTypeConverter converter(ctx, options);
+  populateGpuMemorySpaceAttributeConversions(
+      converter, [&](gpu::AddressSpace space) { return addressSpace(space); });
+  if (failed(lowerMathToLLVM(module, converter)))
+    return failure();
+
+  RewritePatternSet patterns(ctx);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFuncToLLVMConversionPatterns(converter, patterns);
+  populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+  index::populateIndexToLLVMConversionPatterns(converter, patterns);
+  populateGPUPatterns(converter, patterns);
+  LLVMConversionTarget target(*ctx);
+  target.addLegalDialect(backendDialect);
+  target.addIllegalDialect<gpu::GPUDialect>();
+  target.addIllegalOp<func::FuncOp>();
+  target.addLegalOp<gpu::GPUModuleOp, gpu::ModuleEndOp>();
+  return applyPartialConversion(module, target, std::move(patterns));
+}
