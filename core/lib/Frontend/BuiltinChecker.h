@@ -48,6 +48,10 @@ private:
   /// argument is absent).
   std::optional<int64_t> axisArg(size_t i, int64_t defaultValue,
                                  const TensorType &type);
+  /// One item of the list of axes passed as parameter i: an integer,
+  /// normalized against `type`.
+  std::optional<int64_t> listedAxis(size_t i, const CValue &item,
+                                    const TensorType &type);
   std::optional<Shape> shapeArg(size_t i, bool allowMinusOne,
                                 int &minusOneAt);
   std::unique_ptr<BuiltinCallExpr> node(TensorType type) {

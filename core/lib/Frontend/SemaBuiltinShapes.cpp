@@ -121,14 +121,7 @@ ExprPtr BuiltinChecker::transpose() {
       return fail();
     }
     for (const CValue &item : v.list) {
-      if (item.kind != CValue::Kind::Int) {
-        sema.error(DiagCode::ArgumentKind, item.range,
-                   argName(1) + " must list integers, got " +
-                       item.describe());
-        return fail();
-      }
-      std::optional<int64_t> a = sema.normalizeAxis(
-          item.intValue, rank, x->type, item.range, callName());
+      std::optional<int64_t> a = listedAxis(1, item, x->type);
       if (!a)
         return fail();
       if (std::find(perm.begin(), perm.end(), *a) != perm.end()) {

@@ -148,6 +148,18 @@ std::optional<int64_t> BuiltinChecker::axisArg(size_t i, int64_t defaultValue,
   return sema.normalizeAxis(axis, type.rank(), type, range, callName());
 }
 
+std::optional<int64_t> BuiltinChecker::listedAxis(size_t i,
+                                                  const CValue &item,
+                                                  const TensorType &type) {
+  if (item.kind != CValue::Kind::Int) {
+    sema.error(DiagCode::ArgumentKind, item.range,
+               argName(i) + " must list integers, got " + item.describe());
+    return std::nullopt;
+  }
+  return sema.normalizeAxis(item.intValue, type.rank(), type, item.range,
+                            callName());
+}
+
 std::optional<Shape> BuiltinChecker::shapeArg(size_t i, bool allowMinusOne,
                                               int &minusOneAt) {
   minusOneAt = -1;
@@ -239,14 +251,7 @@ ExprPtr BuiltinChecker::reduction() {
       return fail();
     }
     for (const CValue &item : items) {
-      if (item.kind != CValue::Kind::Int) {
-        sema.error(DiagCode::ArgumentKind, item.range,
-                   argName(1) + " must list integers, got " +
-                       item.describe());
-        return fail();
-      }
-      std::optional<int64_t> a = sema.normalizeAxis(
-          item.intValue, rank, x->type, item.range, callName());
+      std::optional<int64_t> a = listedAxis(1, item, x->type);
       if (!a)
         return fail();
       if (std::find(axes.begin(), axes.end(), *a) != axes.end()) {
