@@ -29,6 +29,13 @@ struct Values {
   std::vector<int64_t> i; // integer elements (i1 as 0/1)
   bool isFloat() const { return isa<FloatType>(type.getElementType()); }
   int64_t size() const { return type.getNumElements(); }
+  /// Element `to` becomes element `from` of `source` (same element type).
+  void copy(int64_t to, const Values &source, int64_t from) {
+    if (isFloat())
+      f[to] = source.f[from];
+    else
+      i[to] = source.i[from];
+  }
 };
 
 unsigned intWidth(Type t) { return cast<IntegerType>(t).getWidth(); }
@@ -406,10 +413,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
       int64_t from = 0;
       for (auto [i, p] : llvm::enumerate(t.getPerm()))
         from += index[i] * inStrides[p];
-      if (out.isFloat())
-        out.f[k] = in[0].f[from];
-      else
-        out.i[k] = in[0].i[from];
+      out.copy(k, in[0], from);
     }
     return out;
   }
@@ -423,10 +427,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
     for (int64_t k = 0; k < out.size(); ++k) {
       int64_t from = broadcastSource(unflatten(k, type.getShape()),
                                      in[0].type.getShape());
-      if (out.isFloat())
-        out.f[k] = in[0].f[from];
-      else
-        out.i[k] = in[0].i[from];
+      out.copy(k, in[0], from);
     }
     return out;
   }
@@ -440,10 +441,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
       int64_t from = 0;
       for (size_t d = 0; d < index.size(); ++d)
         from += (index[d] + slice.getStaticStarts()[d]) * inStrides[d];
-      if (out.isFloat())
-        out.f[k] = in[0].f[from];
-      else
-        out.i[k] = in[0].i[from];
+      out.copy(k, in[0], from);
     }
     return out;
   }
@@ -468,10 +466,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
                                 : index[d - 1 + idxRank];
         from += i * inStrides[d];
       }
-      if (out.isFloat())
-        out.f[k] = in[0].f[from];
-      else
-        out.i[k] = in[0].i[from];
+      out.copy(k, in[0], from);
     }
     return out;
   }
@@ -487,10 +482,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
         int64_t to = 0;
         for (size_t d = 0; d < index.size(); ++d)
           to += index[d] * outStrides[d];
-        if (out.isFloat())
-          out.f[to] = v.f[k];
-        else
-          out.i[to] = v.i[k];
+        out.copy(to, v, k);
       }
       offset += v.type.getDimSize(axis);
     }
