@@ -6,21 +6,13 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace accy;
 
-bool contract::castCompatible(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
-  if (a.size() != b.size())
-    return false;
-  for (auto [x, y] : llvm::zip(a, b))
-    if (x != y && !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y))
-      return false;
-  return true;
-}
-
 bool contract::isPureCast(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
-  if (!castCompatible(from, to))
+  if (failed(verifyCompatibleShape(from, to)))
     return false;
   for (auto [x, y] : llvm::zip(from, to))
     if (x == 1 && y != 1)

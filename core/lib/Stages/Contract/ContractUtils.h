@@ -32,10 +32,6 @@ inline mlir::RankedTensorType tensorType(mlir::Value v) {
   return mlir::cast<mlir::RankedTensorType>(v.getType());
 }
 
-/// True when the two shapes have one rank and every pair of sizes is equal
-/// or involves a dynamic size (a `tensor.cast` can convert between them).
-bool castCompatible(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
-
 /// True when a value of shape `from` becomes shape `to` by a tensor.cast:
 /// one rank, and no size-1 dimension that would have to broadcast to a
 /// larger (or unknown) size.

@@ -10,6 +10,7 @@
 #include "accy/Stages/Contract/Passes.h"
 
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <map>
@@ -86,7 +87,7 @@ int64_t tightenTypes(func::FuncOp func, ShapeUnifier &shapes) {
     else
       refined = RankedTensorType::get(shapes.refinedShape(result),
                                       type.getElementType());
-    if (refined == type || !castCompatible(refined.getShape(), type.getShape()))
+    if (refined == type || failed(verifyCompatibleShape(refined.getShape(), type.getShape())))
       return;
     // Ops whose size operands follow the dynamic dimensions drop those that
     // became static.
@@ -186,10 +187,7 @@ struct FoldTransposeIntoEinsum : CountedPattern<choir::EinsumOp> {
   using CountedPattern::CountedPattern;
   LogicalResult matchAndRewrite(choir::EinsumOp op,
                                 PatternRewriter &rewriter) const override {
-    SmallVector<int64_t> ranks;
-    for (Value v : op.getInputs())
-      ranks.push_back(tensorType(v).getRank());
-    auto spec = choir::EinsumSpec::parse(op.getSpec(), ranks);
+    auto spec = op.parseSpec();
     if (!spec) {
       llvm::consumeError(spec.takeError());
       return failure();

@@ -231,10 +231,7 @@ LogicalResult ShapeUnifier::visitBroadcasting(Operation *op,
 }
 
 LogicalResult ShapeUnifier::visitEinsum(choir::EinsumOp op) {
-  SmallVector<int64_t> ranks;
-  for (Value v : op.getInputs())
-    ranks.push_back(tensorType(v).getRank());
-  auto spec = choir::EinsumSpec::parse(op.getSpec(), ranks);
+  auto spec = op.parseSpec();
   if (!spec)
     return op.emitOpError(llvm::toString(spec.takeError()));
   llvm::MapVector<char, unsigned> anchors;

@@ -25,10 +25,7 @@ namespace {
 bool owned(Operation *op) { return isa<choir::EinsumOp>(op); }
 
 FailureOr<choir::EinsumSpec> parseSpec(choir::EinsumOp op) {
-  SmallVector<int64_t> ranks;
-  for (Value v : op.getInputs())
-    ranks.push_back(tensorType(v).getRank());
-  auto spec = choir::EinsumSpec::parse(op.getSpec(), ranks);
+  auto spec = op.parseSpec();
   if (!spec) {
     llvm::consumeError(spec.takeError());
     return failure();

@@ -6,12 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "accy/Dialect/Choir/IR/Choir.h"
-#include "accy/Dialect/Choir/IR/EinsumSpec.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -55,12 +55,7 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
 /// Two shapes agree when they have the same rank and every pair of sizes is
 /// equal or involves a dynamic size.
 static bool shapesAgree(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
-  if (a.size() != b.size())
-    return false;
-  for (auto [x, y] : llvm::zip(a, b))
-    if (x != y && !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y))
-      return false;
-  return true;
+  return succeeded(verifyCompatibleShape(a, b));
 }
 
 static RankedTensorType tensorTy(Value v) {
@@ -281,11 +276,15 @@ LogicalResult ScanOp::verify() {
 // Einsum
 //===----------------------------------------------------------------------===//
 
-LogicalResult EinsumOp::verify() {
+llvm::Expected<EinsumSpec> EinsumOp::parseSpec() {
   SmallVector<int64_t> ranks;
   for (Value v : getInputs())
     ranks.push_back(tensorTy(v).getRank());
-  auto spec = EinsumSpec::parse(getSpec(), ranks);
+  return EinsumSpec::parse(getSpec(), ranks);
+}
+
+LogicalResult EinsumOp::verify() {
+  auto spec = parseSpec();
   if (!spec)
     return emitOpError(llvm::toString(spec.takeError()));
   // Every label has one size across the operands (1 broadcasts for batch

@@ -2,6 +2,8 @@
 #ifndef ACCY_DIALECT_CHOIR_IR_CHOIR_H
 #define ACCY_DIALECT_CHOIR_IR_CHOIR_H
 
+#include "accy/Dialect/Choir/IR/EinsumSpec.h"
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"

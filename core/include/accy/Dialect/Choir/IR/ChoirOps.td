@@ -156,6 +156,11 @@ def Choir_EinsumOp : Choir_Op<"einsum", [Pure]> {
   let assemblyFormat = [{
     $spec $inputs attr-dict `:` functional-type($inputs, $result)
   }];
+  let extraClassDeclaration = [{
+    /// `spec` parsed for the ranks of the inputs; the error says what is
+    /// wrong with it.
+    llvm::Expected<EinsumSpec> parseSpec();
+  }];
   let hasVerifier = 1;
 }
 
