@@ -101,41 +101,6 @@ struct FusedResult {
   bool perRowElement = false;
 };
 
-AffineMap resultMap(linalg::LinalgOp op) {
-  return op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-}
-
-/// Whether `op` runs at the points of `root`'s result: elementwise over
-/// exactly that space.
-bool coversRootResult(linalg::LinalgOp op, linalg::LinalgOp root) {
-  return op.getNumReductionLoops() == 0 &&
-         op.getNumLoops() == resultMap(root).getNumResults();
-}
-
-/// Whether `op` can follow `root`, a row reduction, over the same rows: it
-/// maps the row elementwise, or reduces the row again into the same space.
-bool followsRootRow(linalg::LinalgOp op, linalg::LinalgOp root) {
-  if (classifyDispatch(root).schedule != Schedule::RowReduction ||
-      op.getNumLoops() != root.getNumLoops())
-    return false;
-  if (op.getNumReductionLoops() == 0)
-    return true;
-  return op.getIteratorTypesArray() == root.getIteratorTypesArray() &&
-         resultMap(op) == resultMap(root) &&
-         classifyDispatch(op).schedule == Schedule::RowReduction;
-}
-
-/// Whether `op` can read `input`, a fused result of `root`, in the root's
-/// kernel: a per-point value at its own point, or at the row's point from
-/// the row's elements; a per-element value at the same element.
-bool readsInRootKernel(linalg::LinalgOp op, OpOperand *input,
-                       linalg::LinalgOp root, const FusedResult &result) {
-  AffineMap map = op.getMatchingIndexingMap(input);
-  if (op.getNumLoops() == root.getNumLoops())
-    return result.perRowElement ? map.isIdentity() : map == resultMap(root);
-  return !result.perRowElement && map.isIdentity();
-}
-
 /// The root whose dispatch `op` can join as an epilogue: `op` runs at the
 /// points of the result of a reduction or contraction, or over the rows of
 /// a row reduction (mapping or reducing them again: a row pipeline); reads
@@ -156,11 +121,12 @@ Operation *findEpilogueRoot(linalg::GenericOp op,
   if (!last)
     return nullptr;
   auto root = cast<linalg::LinalgOp>(last);
-  if (!coversRootResult(op, root) && !followsRootRow(op, root))
+  if (!runsAtRootResult(op, root) && !followsRootRow(op, root))
     return nullptr;
   for (OpOperand *input : op.getDpsInputOperands()) {
     FusedResult result = fused.lookup(input->get());
-    if (result.root == root && !readsInRootKernel(op, input, root, result))
+    if (result.root == root &&
+        !readsInRootKernel(op, input, root, result.perRowElement))
       return nullptr;
   }
   // What the epilogue uses must exist where the root runs: its operands
@@ -266,9 +232,7 @@ struct FormDispatchesPass
           mark(op, id, "epilogue");
           markInits(op, id);
           fused[op->getResult(0)] = {
-              root, op.getNumLoops() ==
-                            cast<linalg::LinalgOp>(root).getNumLoops() &&
-                        op.getNumReductionLoops() == 0};
+              root, isPerRowElement(op, cast<linalg::LinalgOp>(root))};
           continue;
         }
       int64_t id = next++;

@@ -354,6 +354,39 @@ bool accy::isDispatchEpilogue(Operation *op) {
   return dispatchRole(op) == "epilogue";
 }
 
+static AffineMap resultMap(linalg::LinalgOp op) {
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+}
+
+bool accy::runsAtRootResult(linalg::LinalgOp op, linalg::LinalgOp root) {
+  return op.getNumReductionLoops() == 0 &&
+         op.getNumLoops() == resultMap(root).getNumResults();
+}
+
+bool accy::followsRootRow(linalg::LinalgOp op, linalg::LinalgOp root) {
+  if (classifyDispatch(root).schedule != Schedule::RowReduction ||
+      op.getNumLoops() != root.getNumLoops())
+    return false;
+  if (op.getNumReductionLoops() == 0)
+    return true;
+  return op.getIteratorTypesArray() == root.getIteratorTypesArray() &&
+         resultMap(op) == resultMap(root) &&
+         classifyDispatch(op).schedule == Schedule::RowReduction;
+}
+
+bool accy::isPerRowElement(linalg::LinalgOp op, linalg::LinalgOp root) {
+  return op.getNumLoops() == root.getNumLoops() &&
+         op.getNumReductionLoops() == 0;
+}
+
+bool accy::readsInRootKernel(linalg::LinalgOp op, OpOperand *input,
+                             linalg::LinalgOp root, bool perRowElement) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (op.getNumLoops() == root.getNumLoops())
+    return perRowElement ? map.isIdentity() : map == resultMap(root);
+  return !perRowElement && map.isIdentity();
+}
+
 void accy::cloneForEachUseButFirst(RewriterBase &rewriter, Operation *op) {
   SmallVector<OpOperand *> uses;
   for (OpOperand &use : op->getResult(0).getUses())

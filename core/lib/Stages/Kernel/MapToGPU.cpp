@@ -56,10 +56,6 @@ Value baseBuffer(Value value) {
   return value;
 }
 
-AffineMap resultMap(linalg::LinalgOp op) {
-  return op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-}
-
 /// Whether `epilogue` can run in the kernel of `root` after the epilogues
 /// `chain`, that is earlier than its own place. Its shape: it runs at the
 /// points of the root's result, or, when the root's kernel is a row
@@ -73,33 +69,19 @@ bool canRunInRootKernel(linalg::LinalgOp root,
                         linalg::LinalgOp epilogue, bool rowPipeline) {
   if (root.getNumDpsInits() != 1 || epilogue.getNumDpsInits() != 1)
     return false;
-  bool atPoints = epilogue.getNumReductionLoops() == 0 &&
-                  epilogue.getNumLoops() == resultMap(root).getNumResults();
-  bool overRows =
-      rowPipeline && epilogue.getNumLoops() == root.getNumLoops() &&
-      (epilogue.getNumReductionLoops() == 0 ||
-       (epilogue.getIteratorTypesArray() == root.getIteratorTypesArray() &&
-        resultMap(epilogue) == resultMap(root) &&
-        classifyDispatch(epilogue).schedule == Schedule::RowReduction));
-  if (!atPoints && !overRows)
+  if (!runsAtRootResult(epilogue, root) &&
+      !(rowPipeline && followsRootRow(epilogue, root)))
     return false;
   // The buffers the kernel computes, and whether per row element.
   llvm::DenseMap<Value, bool> computed{{root.getDpsInits()[0], false}};
   for (linalg::LinalgOp fused : chain)
-    computed[fused.getDpsInits()[0]] =
-        fused.getNumLoops() == root.getNumLoops() &&
-        fused.getNumReductionLoops() == 0;
+    computed[fused.getDpsInits()[0]] = isPerRowElement(fused, root);
   bool readsComputed = false;
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
     auto it = computed.find(input->get());
     if (it == computed.end())
       continue;
-    AffineMap map = epilogue.getMatchingIndexingMap(input);
-    bool perRowElement = it->second;
-    bool readable = overRows ? (perRowElement ? map.isIdentity()
-                                              : map == resultMap(root))
-                             : !perRowElement && map.isIdentity();
-    if (!readable)
+    if (!readsInRootKernel(epilogue, input, root, it->second))
       return false;
     readsComputed = true;
   }

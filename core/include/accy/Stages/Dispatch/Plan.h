@@ -18,6 +18,7 @@
 #include <optional>
 
 namespace mlir {
+class OpOperand;
 class RewriterBase;
 namespace func {
 class FuncOp;
@@ -152,6 +153,26 @@ bool isDispatchEpilogue(mlir::Operation *op);
 /// The root of the dispatch `op` is an init or epilogue of: the closest
 /// preceding op of its block with the same dispatch id and no role.
 mlir::Operation *getDispatchRoot(mlir::Operation *op);
+
+/// The shapes of ops fused after a dispatch root (`role = "epilogue"`); the
+/// dispatch stage decides on tensors and the kernel stage checks again on
+/// buffers with the same rules.
+///
+/// Whether `op` runs at the points of `root`'s result: elementwise over
+/// exactly that space.
+bool runsAtRootResult(mlir::linalg::LinalgOp op, mlir::linalg::LinalgOp root);
+/// Whether `op` can follow `root`, a row reduction, over the same rows: it
+/// maps the row elementwise, or reduces the row again into the same space.
+bool followsRootRow(mlir::linalg::LinalgOp op, mlir::linalg::LinalgOp root);
+/// Whether the result of `op`, fused after `root`, has one value per element
+/// of the root's row (an op mapping the row) rather than one per point of
+/// the root's result.
+bool isPerRowElement(mlir::linalg::LinalgOp op, mlir::linalg::LinalgOp root);
+/// Whether `op` can read `input`, a result computed in `root`'s kernel, there:
+/// a per-point value at its own point, or at the row's point from the row's
+/// elements; a per-element value at the same element.
+bool readsInRootKernel(mlir::linalg::LinalgOp op, mlir::OpOperand *input,
+                       mlir::linalg::LinalgOp root, bool perRowElement);
 
 /// Gives every use of `op`'s single result but the first in program order
 /// its own copy of `op`, placed before the user (so that each user can fuse
