@@ -12,12 +12,6 @@
 using namespace accy;
 using namespace accy::lsp;
 
-// The plan attributes of accy/Stages/Dispatch/Plan.h, which cannot be
-// included beside accy/Pipeline/Product.h: both define accy::kKernelAttr.
-static constexpr llvm::StringLiteral kDispatchAttr = "accy.dispatch";
-static constexpr llvm::StringLiteral kDispatchesAttr = "accy.dispatches";
-static constexpr llvm::StringLiteral kKernelsAttr = "accy.kernels";
-
 mlir::ModuleOp accy::lsp::findKernelModule(mlir::ModuleOp product,
                                            llvm::StringRef kernel) {
   if (!product)

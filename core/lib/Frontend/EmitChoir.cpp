@@ -4,6 +4,7 @@
 
 #include "accy/Dialect/Choir/IR/Choir.h"
 #include "accy/Frontend/AST.h"
+#include "accy/ProductAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -409,7 +410,7 @@ EmittedKernel ChoirEmitter::emit() {
   Location kernelLoc = nodeLoc(kernel.nameRange);
   EmittedKernel out;
   out.module = ModuleOp::create(kernelLoc, llvm::StringRef(kernel.name));
-  (*out.module)->setAttr("accy.kernel", builder.getStringAttr(kernel.name));
+  (*out.module)->setAttr(kKernelAttr, builder.getStringAttr(kernel.name));
 
   SmallVector<Type> argTypes, resultTypes;
   for (const auto &param : kernel.params)

@@ -33,17 +33,15 @@ std::string StageOptions::canonicalText(StageId stage) const {
 
 
 /// The plan a dispatch, memory or kernel product's fingerprint summarises:
-/// the kernel module's attribute holding that stage's plan (the names of
-/// accy/Stages/Dispatch/Plan.h, which the pipeline cannot include beside
-/// Product.h).
+/// the kernel module's attribute holding that stage's plan.
 static llvm::StringRef planAttrName(StageId stage) {
   switch (stage) {
   case StageId::Dispatch:
-    return "accy.dispatches";
+    return kDispatchesAttr;
   case StageId::Memory:
-    return "accy.memory";
+    return kMemoryAttr;
   case StageId::Kernel:
-    return "accy.kernels";
+    return kKernelsAttr;
   default:
     return {};
   }

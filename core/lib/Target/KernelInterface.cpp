@@ -10,6 +10,8 @@
 
 #include "accy/Target/Embedding.h"
 
+#include "accy/ProductAttributes.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -47,7 +49,7 @@ static std::string elementName(Type type) {
 static FunctionOpInterface findEntry(ModuleOp kernel) {
   FunctionOpInterface entry;
   kernel.walk([&](FunctionOpInterface fn) {
-    if (fn->hasAttr("accy.entry") || fn->hasAttr("accy.launch_target")) {
+    if (fn->hasAttr(kEntryAttr) || fn->hasAttr(kLaunchTargetAttr)) {
       entry = fn;
       return WalkResult::interrupt();
     }
@@ -68,7 +70,7 @@ static llvm::Error readParameters(FunctionOpInterface entry,
                                              "supported element type");
     ParameterInterface param;
     param.element = element;
-    param.output = entry.getArgAttr(i, "accy.result") != nullptr;
+    param.output = entry.getArgAttr(i, kResultAttr) != nullptr;
     param.name = param.output ? "out" + std::to_string(outputs++)
                               : "in" + std::to_string(inputs++);
     auto dims = entry.getArgAttrOfType<ArrayAttr>(i, "choir.dims");
@@ -89,7 +91,7 @@ static llvm::Error readParameters(FunctionOpInterface entry,
 }
 
 static llvm::Error readBuffers(ModuleOp kernel, KernelInterface &result) {
-  auto memory = kernel->getAttrOfType<DictionaryAttr>("accy.memory");
+  auto memory = kernel->getAttrOfType<DictionaryAttr>(kMemoryAttr);
   if (!memory)
     return interfaceError(result.name, "no 'accy.memory'");
   auto buffers = memory.getAs<ArrayAttr>("buffers");
@@ -131,7 +133,7 @@ static llvm::Error readBuffers(ModuleOp kernel, KernelInterface &result) {
 llvm::Expected<KernelInterface>
 accy::target::readKernelInterface(ModuleOp kernel) {
   KernelInterface result;
-  if (auto name = kernel->getAttrOfType<StringAttr>("accy.kernel"))
+  if (auto name = kernel->getAttrOfType<StringAttr>(kKernelAttr))
     result.name = name.str();
   else
     return interfaceError("?", "the module has no 'accy.kernel' name");
@@ -144,7 +146,7 @@ accy::target::readKernelInterface(ModuleOp kernel) {
   if (llvm::Error err = readBuffers(kernel, result))
     return std::move(err);
   // Only kernels compiled for a GPU target have launches to summarise.
-  if (kernel->hasAttr("accy.kernels")) {
+  if (kernel->hasAttr(kKernelsAttr)) {
     auto summary = readKernelSummary(kernel);
     if (!summary)
       return summary.takeError();

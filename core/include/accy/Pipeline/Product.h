@@ -10,18 +10,13 @@
 #define ACCY_PIPELINE_PRODUCT_H
 
 #include "accy/Pipeline/Stage.h"
+#include "accy/ProductAttributes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
 namespace accy {
-
-inline constexpr llvm::StringLiteral kStageAttr = "accy.stage";
-inline constexpr llvm::StringLiteral kSchemaAttr = "accy.schema";
-inline constexpr llvm::StringLiteral kKernelAttr = "accy.kernel";
-inline constexpr llvm::StringLiteral kKeyAttr = "accy.key";
-inline constexpr llvm::StringLiteral kInputKeyAttr = "accy.input_key";
 
 /// A new, empty product of `stage`.
 mlir::OwningOpRef<mlir::ModuleOp> createProduct(mlir::MLIRContext &context,

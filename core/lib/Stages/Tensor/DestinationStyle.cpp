@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "accy/ProductAttributes.h"
 #include "accy/Stages/Tensor/Passes.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -20,8 +21,6 @@ using namespace mlir;
 using namespace accy;
 using namespace accy::tensorstage;
 
-static constexpr llvm::StringLiteral kResultAttr = "accy.result";
-static constexpr llvm::StringLiteral kEntryAttr = "accy.entry";
 
 LogicalResult tensorstage::convertToDestinationStyle(func::FuncOp func) {
   if (func.isExternal() || func->hasAttr(kEntryAttr))

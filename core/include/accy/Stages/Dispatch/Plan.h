@@ -9,6 +9,7 @@
 #ifndef ACCY_STAGES_DISPATCH_PLAN_H
 #define ACCY_STAGES_DISPATCH_PLAN_H
 
+#include "accy/ProductAttributes.h"
 #include "accy/Target/TargetProfile.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -29,47 +30,6 @@ class LinalgOp;
 } // namespace mlir
 
 namespace accy {
-
-//===----------------------------------------------------------------------===//
-// Attribute names
-//===----------------------------------------------------------------------===//
-
-/// On a kernel module: the kernel's name.
-inline constexpr llvm::StringLiteral kKernelAttr = "accy.kernel";
-/// On the kernel's entry function.
-inline constexpr llvm::StringLiteral kEntryAttr = "accy.entry";
-/// On an output argument of the entry: the result index it holds.
-inline constexpr llvm::StringLiteral kResultAttr = "accy.result";
-/// On a dispatch root or a fill that initialises one:
-/// `{id = N : i64, kind = "..."}` on a dispatch root; `{id = N, role =
-/// "init"}` on a fill folded into root N (it initialises the root's output),
-/// `{id = N, role = "epilogue"}` on an elementwise op fused after root N (it
-/// reads the root's result at the point the root writes it).
-inline constexpr llvm::StringLiteral kDispatchAttr = "accy.dispatch";
-/// On a dispatch root: its schedule and per-target sizes.
-inline constexpr llvm::StringLiteral kPlanAttr = "accy.plan";
-/// On a kernel module: the planned targets, in canonical order.
-inline constexpr llvm::StringLiteral kTargetsAttr = "accy.targets";
-/// On a kernel module: every dispatch's plan, in dispatch order.
-inline constexpr llvm::StringLiteral kDispatchesAttr = "accy.dispatches";
-/// On a kernel module: the buffer plan of the memory stage.
-inline constexpr llvm::StringLiteral kMemoryAttr = "accy.memory";
-/// On an allocation: its buffer id in the memory plan.
-inline constexpr llvm::StringLiteral kBufferAttr = "accy.buffer";
-/// On a kernel module: the summary of every generated kernel.
-inline constexpr llvm::StringLiteral kKernelsAttr = "accy.kernels";
-/// On a launch function: the target it launches on.
-inline constexpr llvm::StringLiteral kLaunchTargetAttr = "accy.launch_target";
-/// On a launch function: what each launch is, in launch order.
-inline constexpr llvm::StringLiteral kLaunchesAttr = "accy.launches";
-/// On a gpu.module: the target its kernels were generated for.
-inline constexpr llvm::StringLiteral kGPUModuleTargetAttr = "accy.target";
-/// On a kernel module of the target product: the host object.
-inline constexpr llvm::StringLiteral kHostObjectAttr = "accy.host_object";
-/// In a gpu.object's properties: the optimized LLVM bitcode.
-inline constexpr llvm::StringLiteral kBitcodeProperty = "accy.bitcode";
-/// Name of the nested module holding the host version of a kernel.
-inline constexpr llvm::StringLiteral kHostModuleName = "host";
 
 //===----------------------------------------------------------------------===//
 // Kernel modules
