@@ -36,6 +36,18 @@ static std::pair<std::string, std::string> splitOpName(llvm::StringRef text) {
   return {"", text.str()};
 }
 
+/// Whether `module` verifies, without reporting what does not: the pass
+/// manager or the stage's own verification has reported it already (into
+/// this thread's capture), and a second report would be a second record.
+static bool verifiesQuietly(mlir::ModuleOp module) {
+  std::thread::id self = std::this_thread::get_id();
+  mlir::ScopedDiagnosticHandler quiet(
+      module.getContext(), [self](mlir::Diagnostic &) {
+        return mlir::success(std::this_thread::get_id() == self);
+      });
+  return mlir::succeeded(mlir::verify(module));
+}
+
 std::vector<FailureRecord>
 FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
                         mlir::ModuleOp kernelModule,
@@ -45,7 +57,7 @@ FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
   FailureKind kind = FailureKind::Pass;
   if (crashed)
     kind = FailureKind::Internal;
-  else if (kernelModule && mlir::failed(mlir::verify(kernelModule)))
+  else if (kernelModule && !verifiesQuietly(kernelModule))
     kind = FailureKind::Verifier;
 
   llvm::StringRef kernel = kernelModule ? kernelName(kernelModule) : "";
