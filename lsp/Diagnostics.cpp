@@ -107,16 +107,7 @@ accy::lsp::collectDiagnostics(const CompileResult &result,
   const Compilation &semantic = result.semantic();
   for (const accy::Diagnostic &d : semantic.diagnostics())
     out.push_back(frontendDiagnostic(d, semantic.sources(), mapper));
-  for (const FailureRecord &r : result.failures()) {
-    lsp::Diagnostic d = failureDiagnostic(r, mapper);
-    // A stage may record the same failure twice (once from the pass, once
-    // from verifying its product): show it once.
-    bool repeated = std::any_of(out.begin(), out.end(), [&](const lsp::Diagnostic &o) {
-      return o.range.start == d.range.start && o.range.end == d.range.end &&
-             o.code == d.code && o.message == d.message;
-    });
-    if (!repeated)
-      out.push_back(std::move(d));
-  }
+  for (const FailureRecord &r : result.failures())
+    out.push_back(failureDiagnostic(r, mapper));
   return out;
 }
