@@ -2,6 +2,7 @@
 // protocol types, as an editor would. ACCY_LSP names the binary.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { after } from 'node:test';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import rpc from 'vscode-jsonrpc/node.js';
@@ -17,10 +18,22 @@ export function serverPath() {
   return server;
 }
 
+/// Every server a test started; those a failed test left running are killed
+/// when the file's tests end, or they would keep node, and ctest, waiting.
+const servers = new Set();
+after(() => { for (const server of servers) server.kill(); });
+
+function spawnServer(args = []) {
+  const server = spawn(serverPath(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  servers.add(server);
+  server.on('exit', () => servers.delete(server));
+  return server;
+}
+
 /// A running server and a client connection to it.
 export class Session {
   constructor(args = []) {
-    this.process = spawn(serverPath(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process = spawnServer(args);
     this.stderr = '';
     this.process.stderr.on('data', (d) => { this.stderr += d; });
     this.exited = once(this.process, 'exit').then(([code]) => code);
@@ -141,7 +154,7 @@ export function utf8PositionOf(text, needle) {
 /// malformed JSON, wrong lengths, missing headers.
 export class RawClient {
   constructor() {
-    this.process = spawn(serverPath(), [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process = spawnServer();
     this.exited = once(this.process, 'exit').then(([code]) => code);
     this.buffer = Buffer.alloc(0);
     this.messages = [];

@@ -44,32 +44,48 @@ using namespace accy::target;
 #define ACCY_LLVM_TOOLS_DIR ""
 #endif
 
-/// Initializes the one LLVM backend `kind` needs, once: a build for sm_90
-/// alone never pays for the AMDGPU and x86 backends' set-up.
-static void initializeBackend(TargetKind kind) {
-  static std::once_flag once[3];
-  std::call_once(once[static_cast<int>(kind)], [kind] {
-    switch (kind) {
-    case TargetKind::NVPTX:
-      LLVMInitializeNVPTXTargetInfo();
-      LLVMInitializeNVPTXTarget();
-      LLVMInitializeNVPTXTargetMC();
-      LLVMInitializeNVPTXAsmPrinter();
-      return;
-    case TargetKind::AMDGPU:
-      LLVMInitializeAMDGPUTargetInfo();
-      LLVMInitializeAMDGPUTarget();
-      LLVMInitializeAMDGPUTargetMC();
-      LLVMInitializeAMDGPUAsmPrinter();
-      return;
-    case TargetKind::Host:
-      LLVMInitializeX86TargetInfo();
-      LLVMInitializeX86Target();
-      LLVMInitializeX86TargetMC();
-      LLVMInitializeX86AsmPrinter();
-      return;
-    }
-  });
+/// Registers the one LLVM backend `kind` needs: a build for sm_90 alone never
+/// pays for the AMDGPU and x86 backends' set-up. The caller holds
+/// registryMutex.
+static void registerBackend(TargetKind kind) {
+  switch (kind) {
+  case TargetKind::NVPTX:
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    return;
+  case TargetKind::AMDGPU:
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    return;
+  case TargetKind::Host:
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+    return;
+  }
+}
+
+/// The LLVM backend for `profile`, registered on first use. LLVM's target
+/// registry is a global list that registration prepends to without any
+/// synchronization, so registering two backends on two threads at once loses
+/// one of them (a server compiling two documents for different targets saw
+/// "No available targets"); one mutex orders every registration and lookup.
+static const llvm::Target *lookupBackend(const TargetProfile &profile,
+                                         std::string &error) {
+  static std::mutex registryMutex;
+  static bool registered[3] = {false, false, false};
+  std::lock_guard<std::mutex> lock(registryMutex);
+  bool &done = registered[static_cast<int>(profile.kind)];
+  if (!done) {
+    registerBackend(profile.kind);
+    done = true;
+  }
+  return llvm::TargetRegistry::lookupTarget(profile.triple.str(), error);
 }
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -80,10 +96,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 /// One fixed configuration per profile: the same options on every machine.
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const TargetProfile &profile) {
-  initializeBackend(profile.kind);
   std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(profile.triple.str(), error);
+  const llvm::Target *target = lookupBackend(profile, error);
   if (!target)
     return makeError("no LLVM backend for " + profile.triple + ": " + error);
   llvm::TargetOptions options;
