@@ -64,7 +64,7 @@ static llvm::Error writeOutputs(const Compilation &c, llvm::StringRef dir,
       state.forgetFile(path);
       continue;
     }
-    std::string bytes = productBytes(product);
+    std::string bytes = stageFileBytes(product);
     if (auto written = writeFileIfChanged(path, bytes); !written)
       return written.takeError();
     state.recordFile(path, bytes);

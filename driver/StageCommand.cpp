@@ -10,7 +10,6 @@
 #include "Outputs.h"
 #include "Report.h"
 
-#include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/StageFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,7 +32,19 @@ static Compilation compileOneStage(mlir::MLIRContext &context,
   auto c = compileFromStageFile(compiler, context, input,
                                 *previousStage(stage));
   if (!c) {
-    readError = llvm::toString(c.takeError());
+    llvm::handleAllErrors(
+        c.takeError(),
+        [&](const CorruptStageFileError &corrupt) {
+          // The step that made the input would not run again (its own
+          // inputs did not change), and every build would stop here: remove
+          // the file, so the next build makes it again.
+          removeStale(input);
+          readError = corrupt.message() +
+                      "; removed it, the next build makes it again";
+        },
+        [&](const llvm::ErrorInfoBase &other) {
+          readError = other.message();
+        });
     return Compilation();
   }
   return std::move(*c);
@@ -62,7 +73,7 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
     llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
     return ExitInternal;
   };
-  if (auto written = writeFileIfChanged(output, productBytes(product));
+  if (auto written = writeFileIfChanged(output, stageFileBytes(product));
       !written)
     return fail(written.takeError());
   llvm::StringRef dir = llvm::sys::path::parent_path(output);

@@ -2,20 +2,51 @@
 
 #include "accy/Pipeline/StageFile.h"
 
+#include "accy/Pipeline/Hashing.h"
+
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <optional>
+
 using namespace accy;
+
+char CorruptStageFileError::ID;
+
+void CorruptStageFileError::log(llvm::raw_ostream &os) const {
+  os << path << ": corrupt stage file: " << why;
+}
 
 static llvm::Error fileError(const llvm::Twine &path, const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  path + ": " + what);
+}
+
+/// The fault-injection hook of writeFileIfChanged (ACCY_TEST_KILL_WRITING):
+/// writes half of `bytes` and dies as a killed compiler would.
+static void killHalfwayIfAsked(llvm::StringRef path, llvm::raw_fd_ostream &os,
+                               llvm::StringRef bytes) {
+#ifdef SIGKILL
+  const char *victim = std::getenv("ACCY_TEST_KILL_WRITING");
+  if (!victim || llvm::sys::path::filename(path) != victim)
+    return;
+  os << bytes.take_front(bytes.size() / 2);
+  os.flush();
+  std::raise(SIGKILL);
+#else
+  (void)path, (void)os, (void)bytes;
+#endif
 }
 
 llvm::Expected<bool> accy::writeFileIfChanged(llvm::StringRef path,
@@ -34,11 +65,15 @@ llvm::Expected<bool> accy::writeFileIfChanged(llvm::StringRef path,
   // process killed before the rename leaves only the temporary behind.
   llvm::SmallString<256> temp;
   int fd;
+  // Its name is unique, so two builds writing the same file at once never
+  // write into each other's temporary.
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(
           path + ".tmp-%%%%%%%%", fd, temp))
-    return fileError(path, "cannot create a temporary file: " + ec.message());
+    return fileError(path, "cannot create a temporary file beside it: " +
+                               ec.message());
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    killHalfwayIfAsked(path, os, bytes);
     os << bytes;
     os.close();
     if (os.has_error()) {
@@ -55,13 +90,98 @@ llvm::Expected<bool> accy::writeFileIfChanged(llvm::StringRef path,
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// The checksum in the bytecode header
+//===----------------------------------------------------------------------===//
+//
+// MLIR bytecode starts with the magic number, the bytecode version (a
+// varint) and a NUL-terminated producer string that readers only show in
+// messages. A stage file's producer is `accy xxh3:` and 32 hex digits: the
+// content hash of the whole file with those digits read as zeros, so a
+// changed byte anywhere, header included, shows.
+
+static constexpr llvm::StringLiteral kBytecodeMagic("ML\xefR");
+static constexpr llvm::StringLiteral kChecksumPrefix = "accy xxh3:";
+static constexpr size_t kChecksumDigits = 32;
+
+/// Where the producer string of MLIR bytecode lies: [begin, end), end at
+/// its NUL. None when `bytes` is not bytecode.
+static std::optional<std::pair<size_t, size_t>>
+producerRange(llvm::StringRef bytes) {
+  if (!bytes.starts_with(kBytecodeMagic) ||
+      bytes.size() <= kBytecodeMagic.size())
+    return std::nullopt;
+  // A prefix varint: a set low bit marks one byte; otherwise the trailing
+  // zeros count the bytes that follow (all zeros: eight more).
+  auto first = static_cast<uint8_t>(bytes[kBytecodeMagic.size()]);
+  size_t varint = (first & 1) ? 1 : first == 0 ? 9 : llvm::countr_zero(first) + 1;
+  size_t begin = kBytecodeMagic.size() + varint;
+  size_t end = bytes.find('\0', std::min(begin, bytes.size()));
+  if (end == llvm::StringRef::npos)
+    return std::nullopt;
+  return std::make_pair(begin, end);
+}
+
+/// The checksum of `bytes` whose digits start at `digitsAt`.
+static std::string checksumOf(llvm::StringRef bytes, size_t digitsAt) {
+  std::string copy = bytes.str();
+  copy.replace(digitsAt, kChecksumDigits, kChecksumDigits, '0');
+  return contentHash(copy);
+}
+
+std::string accy::stageFileBytes(mlir::Operation *product) {
+  std::string producer =
+      (kChecksumPrefix + std::string(kChecksumDigits, '0')).str();
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  // The configuration of productBytes but for the producer: same program,
+  // same bytes after the header.
+  mlir::BytecodeWriterConfig config(producer);
+  config.setDesiredBytecodeVersion(2);
+  (void)mlir::writeBytecodeToFile(product, os, config);
+  auto range = producerRange(bytes);
+  assert(range && llvm::StringRef(bytes).slice(range->first, range->second) ==
+                      producer && "unexpected bytecode header");
+  size_t digitsAt = range->first + kChecksumPrefix.size();
+  bytes.replace(digitsAt, kChecksumDigits, checksumOf(bytes, digitsAt));
+  return bytes;
+}
+
+/// Checks the checksum of a stage file's bytes, when it has one.
+static llvm::Error checkStageFileBytes(llvm::StringRef path,
+                                       llvm::StringRef bytes) {
+  auto corrupt = [&](const llvm::Twine &why) {
+    return llvm::make_error<CorruptStageFileError>(path.str(), why.str());
+  };
+  if (bytes.empty())
+    return corrupt("the file is empty");
+  auto range = producerRange(bytes);
+  if (!range)
+    return llvm::Error::success(); // not bytecode; the parser decides
+  llvm::StringRef producer = bytes.slice(range->first, range->second);
+  // Older accyc wrote "accy", other MLIR tools "MLIR<version>": unchecked.
+  // A producer of a checksum's length is taken as one whose prefix is
+  // damaged.
+  if (!producer.starts_with(kChecksumPrefix) &&
+      producer.size() != kChecksumPrefix.size() + kChecksumDigits)
+    return llvm::Error::success();
+  llvm::StringRef digits = producer.drop_front(kChecksumPrefix.size());
+  if (!producer.starts_with(kChecksumPrefix) ||
+      digits.size() != kChecksumDigits)
+    return corrupt("its header is damaged");
+  if (checksumOf(bytes, range->first + kChecksumPrefix.size()) != digits)
+    return corrupt("its bytes do not match its checksum (it was changed or "
+                   "damaged after accyc wrote it)");
+  return llvm::Error::success();
+}
+
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 accy::readProductFile(mlir::MLIRContext &context, llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buffer)
     return fileError(path, "cannot read: " + buffer.getError().message());
-  if ((*buffer)->getBufferSize() == 0)
-    return fileError(path, "empty stage file (an interrupted write?)");
+  if (llvm::Error err = checkStageFileBytes(path, (*buffer)->getBuffer()))
+    return std::move(err);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   std::string errors;

@@ -12,7 +12,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+#include <atomic>
 #include <thread>
+#include <vector>
 
 using namespace accy;
 using namespace accy::test;
@@ -109,4 +112,86 @@ TEST_CASE("corrupt and truncated stage files give errors", "[stagefile]") {
   CHECK_FALSE(static_cast<bool>(bad));
   if (!bad)
     llvm::consumeError(bad.takeError());
+}
+
+TEST_CASE("a stage file carries a checksum that catches any changed byte",
+          "[stagefile]") {
+  TempDir dir;
+  auto context = makeContext();
+  Compiler compiler(*context, defaultOptions(StageId::Contract));
+  Compilation c = compiler.compileBuffer(
+      "/virtual/k.accy", "kernel k(x: f32[N]) -> f32[N] { return x + 1.0; }");
+  REQUIRE(c.succeeded());
+  mlir::ModuleOp product = c.product(StageId::Contract);
+  std::string bytes = stageFileBytes(product);
+  CHECK(bytes == stageFileBytes(product));
+  CHECK(llvm::StringRef(bytes).contains("accy xxh3:"));
+
+  std::string path = dir.file("k.contract.mlirbc");
+  REQUIRE(written(writeFileIfChanged(path, bytes)));
+  auto read = readProductFile(*context, path);
+  REQUIRE(static_cast<bool>(read));
+  // What was read is what was written.
+  CHECK(productBytes(**read) == productBytes(product));
+
+  // One flipped bit anywhere after the magic number: a CorruptStageFileError
+  // naming the file (a flip in the magic number makes it no bytecode at
+  // all, which the parser rejects).
+  for (size_t i = 4; i < bytes.size(); ++i) {
+    CAPTURE(i);
+    std::string flipped = bytes;
+    flipped[i] ^= 0x10;
+    REQUIRE(written(writeFileIfChanged(path, flipped)));
+    auto bad = readProductFile(*context, path);
+    REQUIRE_FALSE(static_cast<bool>(bad));
+    bool corrupt = false;
+    llvm::handleAllErrors(
+        bad.takeError(),
+        [&](const CorruptStageFileError &error) {
+          corrupt = true;
+          CHECK(error.path == path);
+        },
+        [](const llvm::ErrorInfoBase &) {});
+    CHECK(corrupt);
+  }
+
+  // An empty file is corrupt too; files without a checksum (older accyc,
+  // other MLIR tools) are read unchecked.
+  REQUIRE(written(writeFileIfChanged(path, "")));
+  auto empty = readProductFile(*context, path);
+  REQUIRE_FALSE(static_cast<bool>(empty));
+  CHECK_FALSE(llvm::errorToBool(llvm::handleErrors(
+      empty.takeError(), [](const CorruptStageFileError &) {})));
+  REQUIRE(written(writeFileIfChanged(path, productBytes(product))));
+  auto legacy = readProductFile(*context, path);
+  REQUIRE(static_cast<bool>(legacy));
+}
+
+TEST_CASE("writers of one file at once never see each other's temporary",
+          "[stagefile]") {
+  TempDir dir;
+  std::string path = dir.file("k.host.o");
+  std::vector<std::string> contents;
+  for (int t = 0; t < 8; ++t)
+    contents.push_back(std::string(64 * 1024, static_cast<char>('a' + t)));
+  std::vector<std::thread> writers;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 8; ++t)
+    writers.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round)
+        if (!written(writeFileIfChanged(path, contents[(t + round) % 8])))
+          ++failures;
+    });
+  for (std::thread &writer : writers)
+    writer.join();
+  CHECK(failures == 0);
+  // The file is one writer's whole content, and no temporary is left.
+  std::string final = (*llvm::MemoryBuffer::getFile(path))->getBuffer().str();
+  CHECK(std::count(contents.begin(), contents.end(), final) == 1);
+  std::error_code ec;
+  int entries = 0;
+  for (llvm::sys::fs::directory_iterator it(dir.path, ec), end; it != end && !ec;
+       it.increment(ec))
+    ++entries;
+  CHECK(entries == 1);
 }

@@ -9,14 +9,46 @@
 namespace accy {
 
 /// Writes `bytes` to `path` only when the file's bytes differ: a temporary
-/// file in the same directory, compared, then renamed over the target. An
-/// unchanged file keeps its timestamp (so Ninja's restat stops there).
-/// Returns true when the file was written.
+/// file of a unique name in the same directory, compared, then renamed over
+/// the target. An unchanged file keeps its timestamp (so Ninja's restat
+/// stops there). A write that fails (a full disk, a file size limit, a
+/// read-only directory) is an error naming the file and leaves the target
+/// as it was and no temporary file. Returns true when the file was written.
+///
+/// Test hook: with ACCY_TEST_KILL_WRITING=NAME in the environment, the
+/// process kills itself with SIGKILL halfway through writing the temporary
+/// file of an output whose file name is NAME (docs/cmake.md, "Faults").
 llvm::Expected<bool> writeFileIfChanged(llvm::StringRef path,
                                         llvm::StringRef bytes);
 
-/// Reads a stage file (MLIR bytecode or text) into a module. Corrupt or
-/// truncated files give an error naming the file, never a crash.
+/// The bytes of a stage file holding `product`: its MLIR bytecode (as
+/// productBytes writes it) whose header's producer string carries a
+/// checksum, `accy xxh3:<32 hex digits>`, the content hash of every other
+/// byte of the file. Any MLIR tool reads it; readProductFile checks it.
+/// Equal products give equal bytes.
+std::string stageFileBytes(mlir::Operation *product);
+
+/// A stage file that is not what accyc wrote: its checksum does not match
+/// its bytes (changed or damaged on disk after it was written), or it is
+/// empty. Nothing built from it can be trusted; the file must be made again.
+class CorruptStageFileError : public llvm::ErrorInfo<CorruptStageFileError> {
+public:
+  static char ID;
+  CorruptStageFileError(std::string path, std::string why)
+      : path(std::move(path)), why(std::move(why)) {}
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  std::string path;
+  std::string why;
+};
+
+/// Reads a stage file (MLIR bytecode or text) into a module. A file with a
+/// checksum (stageFileBytes) is checked first: a mismatch is a
+/// CorruptStageFileError. Other bad files (truncated, not MLIR) give an
+/// error naming the file, never a crash. Files without a checksum (older
+/// accyc, other MLIR tools, text) are read unchecked.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 readProductFile(mlir::MLIRContext &context, llvm::StringRef path);
 
