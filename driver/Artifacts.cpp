@@ -55,14 +55,17 @@ llvm::Error accy::driver::writeTargetArtifacts(
   auto artifacts = target::linkFileArtifacts(kernels, name);
   if (!artifacts)
     return artifacts.takeError();
-  if (llvm::Error err = target::writeArtifacts(*artifacts, dir, name))
-    return err;
-  if (onWritten)
-    for (const target::Artifact &artifact : *artifacts) {
-      llvm::SmallString<256> path(dir);
-      llvm::sys::path::append(path, artifact.fileName(name));
+  // Through writeFileIfChanged, like every other output: a temporary file
+  // of a unique name (two builds of one tree at once write the same
+  // artifact), write errors checked and reported, an atomic rename.
+  for (const target::Artifact &artifact : *artifacts) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, artifact.fileName(name));
+    if (auto written = writeFileIfChanged(path, artifact.bytes); !written)
+      return written.takeError();
+    if (onWritten)
       onWritten(path, artifact.bytes);
-    }
+  }
   if (embedding)
     return writeEmbedding(*embedding, *artifacts, dir, name, onWritten);
   return llvm::Error::success();
