@@ -14,11 +14,19 @@
 
 #include "accy/Config.h"
 
+#include <csignal>
+
 using namespace accy;
 using namespace accy::driver;
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+#ifdef SIGXFSZ
+  // A write past the file size limit (RLIMIT_FSIZE) would kill the process
+  // with SIGXFSZ (InitLLVM's handler too re-raises it); ignored, the write
+  // fails with EFBIG and the output writer reports it, like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
+#endif
   auto options = parseOptions(argc, argv);
   if (!options) {
     llvm::errs() << "accyc: " << llvm::toString(options.takeError()) << "\n";
