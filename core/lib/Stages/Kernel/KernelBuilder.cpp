@@ -170,7 +170,7 @@ using InRegisters = llvm::DenseMap<Value, Value>;
 /// arguments.
 SmallVector<Value> payloadArgs(OpBuilder &b, Location loc, linalg::LinalgOp op,
                                ValueRange ivs, ArrayRef<Value> outputs,
-                               const InRegisters &known = {}) {
+                               const InRegisters &known = InRegisters()) {
   SmallVector<Value> args;
   for (OpOperand *input : op.getDpsInputOperands()) {
     // An unused input is not loaded.
