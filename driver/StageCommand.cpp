@@ -73,9 +73,11 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
     llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
     return ExitInternal;
   };
-  if (auto written = writeFileIfChanged(output, stageFileBytes(product));
-      !written)
-    return fail(written.takeError());
+  // The stage file is written last: a step killed or failing part way
+  // leaves it as the previous run left it (or removed), older than its
+  // input, so the step runs again. Make, which keeps no log, takes a step
+  // with several outputs as done when its first output is new (CMake
+  // touches the others): the target step's artifacts must not be older.
   llvm::StringRef dir = llvm::sys::path::parent_path(output);
   if (stage == StageId::Semantic) {
     if (auto written =
@@ -98,6 +100,9 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
                                  outputName(output), {}, &embedding))
       return fail(std::move(err));
   }
+  if (auto written = writeFileIfChanged(output, stageFileBytes(product));
+      !written)
+    return fail(written.takeError());
   printReports(llvm::outs(), c.records(), options);
   return ExitOk;
 }
