@@ -98,13 +98,19 @@ class Project:
         path = os.path.join(self.build_dir, ".ninja_log")
         return stage_table.read_ninja_log(self.build_dir) if os.path.exists(path) else []
 
-    def build(self, expect_success=True):
-        before = len(self.ninja_log())
+    def build_command(self, targets=()):
         if self.generator == "Ninja":
-            command = ["ninja", "-C", self.build_dir, "-j2"]
-        else:
-            command = ["cmake", "--build", self.build_dir, "-j2"]
-        result = subprocess.run(command, stdout=subprocess.PIPE,
+            return ["ninja", "-C", self.build_dir, "-j2", *targets]
+        command = ["cmake", "--build", self.build_dir, "-j2"]
+        return command + ["--target", *targets] if targets else command
+
+    def build(self, expect_success=True, env=None, launcher=(), targets=()):
+        """Builds (`targets`, or everything); `env` adds to the environment,
+        `launcher` goes before the build command."""
+        before = len(self.ninja_log())
+        result = subprocess.run([*launcher, *self.build_command(targets)],
+                                env=dict(os.environ, **(env or {})),
+                                stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         # CMake's Ninja generator also names each custom command output by
         # its absolute path, so the log has both spellings of one file.
@@ -317,6 +323,266 @@ def add_subdirectory_source_tree(args):
                   "'%s' is planned after accyc is linked:\n%s"
                   % (step, "\n".join(steps)))
     check(steps[-1] == "Linking CXX executable app", "the plan ends with app")
+
+
+# ---------------------------------------------------------------------------
+# Faults: a compiler killed while writing, two builds at once, a full disk, a
+# read-only output directory, a damaged stage file (docs/cmake.md, "Faults")
+# ---------------------------------------------------------------------------
+
+OUT = "user_kernels.accy"
+
+
+def output_files(project):
+    """Every file of the kernels' output directory: name -> bytes."""
+    directory = project.path(OUT)
+    files = {}
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                files[name] = f.read()
+    return files
+
+
+def temporaries(project):
+    return [name for name in os.listdir(project.path(OUT)) if ".tmp" in name]
+
+
+def failed_steps(log):
+    """The outputs of the steps a Ninja build reports FAILED."""
+    return [line[len("FAILED: "):].split() for line in log.splitlines()
+            if line.startswith("FAILED: ")]
+
+
+def killed_while_writing(args, generator):
+    project = Project(args, "killed-" + generator.split()[0].lower(),
+                      generator=generator)
+    # A clean build killed halfway through a file: nothing it wrote counts.
+    killed = project.build(expect_success=False,
+                           env={"ACCY_TEST_KILL_WRITING": "norm.kernel.mlirbc"})
+    check(killed.returncode != 0, "a killed compiler fails the build")
+    check(not os.path.exists(project.path(OUT, "norm.kernel.mlirbc")),
+          "the file being written when the compiler was killed is not there")
+    project.build()
+    project.check_results(expected_output())
+
+    project.edit("kernels/ops.accy", "x * SCALE + y", "x * SCALE - y")
+    before = output_files(project)
+    # Killed while replacing a stage file: the old file stays whole.
+    killed = project.build(expect_success=False,
+                           env={"ACCY_TEST_KILL_WRITING": "ops.tensor.mlirbc"})
+    check(killed.returncode != 0, "a killed compiler fails the build")
+    now = output_files(project)
+    check(now["ops.tensor.mlirbc"] == before["ops.tensor.mlirbc"],
+          "a stage file the compiler was killed replacing keeps its old bytes")
+    # Killed in the target step, after it replaced its stage file and
+    # before it wrote the host object: the step runs again.
+    killed = project.build(expect_success=False,
+                           env={"ACCY_TEST_KILL_WRITING": "ops.host.o"})
+    check(killed.returncode != 0, "a killed compiler fails the build")
+    check(output_files(project)["ops.host.o"] == before["ops.host.o"],
+          "the host object the compiler was killed replacing is the old one")
+    build = project.build()
+    if generator == "Ninja":
+        check("target" in build.stages_of("ops"),
+              "the killed target step runs again; " + str(build))
+    project.check_results(expected_output(sign=-1.0))
+    if generator == "Ninja":
+        check_no_work(project)
+
+
+def killed_while_writing_ninja(args):
+    killed_while_writing(args, "Ninja")
+
+
+def killed_while_writing_makefiles(args):
+    # Make keeps no log: it is the atomic rename alone that leaves it no
+    # half-written file newer than its inputs.
+    killed_while_writing(args, "Unix Makefiles")
+
+
+def concurrent_builds(args):
+    project = Project(args, "concurrent")
+    project.build()
+    reference = output_files(project)
+    accy_outputs = [OUT + "/ops.target.mlirbc", OUT + "/norm.target.mlirbc"]
+
+    def two_at_once(targets):
+        runs = [subprocess.Popen(project.build_command(targets),
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True)
+                for _ in range(2)]
+        return [(run.wait(), run.stdout.read()) for run in runs]
+
+    # Every Accy step of both builds at once, three times from clean.
+    for _ in range(3):
+        run(["ninja", "-C", project.build_dir, "-t", "clean"])
+        for code, log in two_at_once(accy_outputs):
+            check(code == 0, "two builds of one tree at once both succeed:\n"
+                  + log)
+        check(output_files(project) == reference,
+              "two builds at once write the bytes one build writes")
+        check(not temporaries(project),
+              "no temporary file is left: %s" % temporaries(project))
+
+    # Whole builds at once, after an edit. CMake's own archive rule
+    # (rm -f lib.a && ar qc lib.a ...) is not safe to run twice at once and
+    # may fail one of them; no Accy step may fail, and the next build
+    # repairs the rest.
+    project.edit("kernels/ops.accy", "x * SCALE + y", "x * SCALE - y")
+    for code, log in two_at_once([]):
+        for outputs in failed_steps(log):
+            check(not any(OUT in o for o in outputs),
+                  "no Accy step fails in two builds at once:\n" + log)
+        check(code == 0 or failed_steps(log),
+              "a failed build names its failed step:\n" + log)
+    check(not temporaries(project),
+          "no temporary file is left: %s" % temporaries(project))
+    project.build()
+    project.check_results(expected_output(sign=-1.0))
+    check_no_work(project)
+
+
+def limited_prefix(args, name, limit):
+    """A copy of the install tree whose accyc runs with a file size limit
+    of `limit` bytes (RLIMIT_FSIZE, as `ulimit -f`), or none for None."""
+    os.makedirs(args.work, exist_ok=True)
+    prefix = tempfile.mkdtemp(prefix=name + "-prefix-", dir=args.work)
+    TEMPORARIES.append(prefix)
+    shutil.rmtree(prefix)
+
+    def link(source, target):
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
+    shutil.copytree(args.prefix, prefix, symlinks=True, copy_function=link)
+    set_file_size_limit(prefix, limit)
+    return prefix
+
+
+def set_file_size_limit(prefix, limit):
+    accyc = os.path.join(prefix, "bin", "accyc")
+    real = accyc + ".real"
+    if not os.path.exists(real):
+        os.rename(accyc, real)
+    # The interpreter ignores SIGXFSZ, and exec keeps ignored signals: the
+    # compiler gets the default disposition back, which kills a process
+    # that writes past the limit unless it ignores the signal itself.
+    with open(accyc, "w") as f:
+        f.write("#!%s\n" % sys.executable +
+                "import os, resource, signal, sys\n" +
+                ("resource.setrlimit(resource.RLIMIT_FSIZE, (%d, %d))\n"
+                 % (limit, limit) if limit else "") +
+                "signal.signal(signal.SIGXFSZ, signal.SIG_DFL)\n" +
+                "os.execv(%r, [%r] + sys.argv[1:])\n" % (real, real))
+    os.chmod(accyc, 0o755)
+
+
+def full_disk_reports_write_error(args):
+    # A file size limit stands in for a full disk (no tmpfs without root):
+    # the write fails (EFBIG; ENOSPC on a full disk) on the same path. The
+    # limit lets every stage file but norm's target product through.
+    prefix = limited_prefix(args, "full", 8192)
+    project = Project(args, "full", prefix=prefix)
+    failed = project.build(expect_success=False)
+    check(failed.returncode != 0, "a write that fails fails the build")
+    check(re.search(r"accyc: \S*norm\.target\.mlirbc: cannot write: File too "
+                    r"large", failed.log),
+          "the failure names the file and the reason:\n" + failed.log)
+    check("core dumped" not in failed.log and "size limit" not in failed.log,
+          "the compiler reports the error, it is not killed:\n" + failed.log)
+    check(not os.path.exists(project.path(OUT, "norm.target.mlirbc")),
+          "the output that could not be written is not there")
+    check(not temporaries(project),
+          "no temporary file is left: %s" % temporaries(project))
+    set_file_size_limit(prefix, None)  # space again
+    project.build()
+    project.check_results(expected_output())
+    check_no_work(project)
+
+
+def without_dac_override():
+    """A launcher under which root obeys file permissions (None when that
+    cannot be had), or () for other users."""
+    if os.geteuid() != 0:
+        return ()
+    setpriv = shutil.which("setpriv")
+    if not setpriv:
+        return None
+    caps = "-dac_override,-dac_read_search"
+    launcher = (setpriv, "--inh-caps=" + caps, "--bounding-set=" + caps)
+    probe = tempfile.mkdtemp(prefix="probe-")
+    try:
+        os.chmod(probe, 0o555)
+        result = subprocess.run([*launcher, "sh", "-c", "touch %s/x" % probe],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        return launcher if result.returncode != 0 else None
+    finally:
+        os.chmod(probe, 0o755)
+        shutil.rmtree(probe)
+
+
+def read_only_output_directory(args):
+    launcher = without_dac_override()
+    if launcher is None:
+        print("skipped: running as root, and setpriv cannot drop "
+              "CAP_DAC_OVERRIDE here, so no directory is read-only")
+        return
+    project = Project(args, "readonly")
+    project.build()
+    project.edit("kernels/ops.accy", "x * SCALE + y", "x * SCALE - y")
+    out = project.path(OUT)
+    os.chmod(out, 0o555)
+    try:
+        failed = project.build(expect_success=False, launcher=launcher)
+    finally:
+        os.chmod(out, 0o755)
+    check(failed.returncode != 0, "a read-only output directory fails the build")
+    check(re.search(r"accyc: \S*/user_kernels\.accy/ops\.\w+\.\w+: "
+                    r".*Permission denied", failed.log),
+          "the failure names the file and the reason:\n" + failed.log)
+    project.build()
+    project.check_results(expected_output(sign=-1.0))
+    check_no_work(project)
+
+
+def corrupt_stage_file_is_rebuilt(args):
+    project = Project(args, "corrupt")
+    project.build()
+    good = output_files(project)
+
+    def damage(name, change):
+        path = project.path(OUT, name)
+        with open(path, "rb") as f:
+            data = bytearray(f.read())
+        with open(path, "wb") as f:
+            f.write(change(data))
+
+    def flip(data):
+        data[len(data) // 2] ^= 0x20
+        return data
+
+    for name, change in (("ops.tensor.mlirbc", flip),
+                         ("norm.kernel.mlirbc", lambda d: d[:len(d) // 2])):
+        damage(name, change)
+        failed = project.build(expect_success=False)
+        check(failed.returncode != 0, "a damaged %s fails the build" % name)
+        check(re.search(re.escape(name) + r": corrupt stage file: .*removed "
+                        r"it, the next build makes it again", failed.log),
+              "the failure names the damaged file:\n" + failed.log)
+        check(not os.path.exists(project.path(OUT, name)),
+              "the damaged file is removed")
+        build = project.build()
+        stem, stage = name.split(".")[:2]
+        check(stage in build.stages_of(stem),
+              "the next build makes %s again; %s" % (name, build))
+        check(output_files(project) == good,
+              "after the rebuild every output is what it was")
+        project.check_results(expected_output())
+        check_no_work(project)
 
 
 def library_loads(name):
