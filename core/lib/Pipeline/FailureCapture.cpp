@@ -50,8 +50,10 @@ static bool verifiesQuietly(mlir::ModuleOp module) {
 
 std::vector<FailureRecord>
 FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
-                        mlir::ModuleOp kernelModule,
-                        const SourceMap *sourceMap, bool crashed) const {
+                        llvm::StringRef kernel, mlir::ModuleOp kernelModule,
+                        const SourceMap *sourceMap,
+                        llvm::StringRef crash) const {
+  bool crashed = !crash.empty();
   // A pass that fails leaves IR that either still verifies (the pass gave
   // up: a pass failure) or does not (a verifier failure after the pass).
   FailureKind kind = FailureKind::Pass;
@@ -60,11 +62,31 @@ FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
   else if (kernelModule && !verifiesQuietly(kernelModule))
     kind = FailureKind::Verifier;
 
-  llvm::StringRef kernel = kernelModule ? kernelName(kernelModule) : "";
   std::vector<FailureRecord> out;
   auto fallbackRange = [&]() -> std::optional<SourceSpan> {
     return sourceMap ? sourceMap->kernelSpan(kernel) : std::nullopt;
   };
+  if (crashed) {
+    // One record for the crash, naming the pass; what the run reported
+    // before it crashed becomes its notes (and its first error its range).
+    FailureRecord r;
+    r.pipeline = pipeline.str();
+    r.kind = FailureKind::Internal;
+    r.pass = failedPass.str();
+    r.symbol = kernel.str();
+    r.message = "internal compiler error (" + crash.str() + ") while running " +
+                (failedPass.empty() ? std::string("the pipeline")
+                                    : "'" + failedPass.str() + "'");
+    for (const Captured &c : errors) {
+      if (!r.range && sourceMap)
+        r.range = sourceMap->resolve(c.loc);
+      r.notes.push_back(c.message);
+    }
+    if (!r.range)
+      r.range = fallbackRange();
+    out.push_back(std::move(r));
+    return out;
+  }
   for (const Captured &c : errors) {
     FailureRecord r;
     r.pipeline = pipeline.str();
@@ -88,9 +110,7 @@ FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
     r.kind = kind;
     r.pass = failedPass.str();
     r.symbol = kernel.str();
-    r.message = crashed ? "internal compiler error while running '" +
-                              failedPass.str() + "'"
-                        : "pass '" + failedPass.str() + "' failed";
+    r.message = "pass '" + failedPass.str() + "' failed";
     r.range = fallbackRange();
     out.push_back(std::move(r));
   }

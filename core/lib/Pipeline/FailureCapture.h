@@ -25,14 +25,18 @@ public:
 
   bool hasErrors() const { return !errors.empty(); }
 
-  /// Records for a failed pipeline run over `kernelModule`. `failedPass` is
-  /// the pass the pass manager reports as failed; `crashed` says the run
-  /// did not return normally.
+  /// Records for a failed pipeline run over the kernel `kernel`.
+  /// `failedPass` is the pass the pass manager reports as failed (after a
+  /// crash: the pass that was running). `kernelModule` is the IR the run
+  /// left, or null after a crash (that IR may be inconsistent and is not
+  /// read); `crash` then says what happened ("signal 11 (Segmentation
+  /// fault)"), and is empty when the run returned.
   std::vector<FailureRecord> records(llvm::StringRef pipeline,
                                      llvm::StringRef failedPass,
+                                     llvm::StringRef kernel,
                                      mlir::ModuleOp kernelModule,
                                      const SourceMap *sourceMap,
-                                     bool crashed) const;
+                                     llvm::StringRef crash = {}) const;
 
 private:
   struct Captured {

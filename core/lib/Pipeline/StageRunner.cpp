@@ -15,12 +15,21 @@
 #include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
+
+#include <unistd.h>
 
 using namespace accy;
 using namespace mlir;
@@ -63,6 +72,251 @@ static std::string fingerprintText(StageId stage, ModuleOp kernel) {
   return productBytes(*copy);
 }
 
+
+//===----------------------------------------------------------------------===//
+// Fault containment
+//===----------------------------------------------------------------------===//
+
+/// The reason of the last fatal error (llvm::report_fatal_error) raised on
+/// this thread inside a crash recovery context.
+static thread_local std::string fatalErrorReason;
+
+/// A fatal error inside a pass, on a thread that runs one inside a crash
+/// recovery context (accy-lsp enables recovery), ends that pass's run like a
+/// crash does: the kernel fails with an internal failure and the process
+/// goes on. LLVM would otherwise exit(1) or abort() after the handler
+/// returns. Elsewhere (accyc, or no recovery context on this thread) it
+/// prints what LLVM prints and returns, and LLVM ends the process.
+static void onFatalError(void *, const char *reason, bool) {
+  if (llvm::CrashRecoveryContext *crc = llvm::CrashRecoveryContext::GetCurrent()) {
+    fatalErrorReason = reason;
+    crc->HandleExit(1); // does not return: back to RunSafely
+  }
+  // What llvm::report_fatal_error prints without a handler.
+  std::string message = std::string("LLVM ERROR: ") + reason + "\n";
+  ssize_t written = ::write(2, message.data(), message.size());
+  (void)written;
+}
+
+static void installFatalErrorHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] { llvm::install_fatal_error_handler(onFatalError); });
+}
+
+/// What ended a run that did not return: the fatal error's reason, or the
+/// signal (LLVM's crash recovery reports 128 + the signal).
+static std::string crashDescription(int retCode) {
+  if (!fatalErrorReason.empty())
+    return "fatal error: " + std::exchange(fatalErrorReason, std::string());
+  if (retCode > 128) {
+    int signal = retCode - 128;
+    const char *name = strsignal(signal);
+    return "signal " + std::to_string(signal) +
+           (name ? std::string(" (") + name + ")" : std::string());
+  }
+  return "crash, exit code " + std::to_string(retCode);
+}
+
+namespace {
+/// TEST HOOK, for the fault containment tests only:
+///
+///   ACCY_INJECT_FAULT=<pass>:<fail|crash|fatal>[:<kernel>]
+///
+/// makes every run of the pass whose argument is <pass> (on every kernel,
+/// or on kernel <kernel> only) signal failure after emitting an error
+/// (`fail`), write through a null pointer (`crash`) or call
+/// llvm::report_fatal_error (`fatal`). Read once per process; when it is
+/// unset nothing is installed and nothing is checked.
+struct InjectedFault {
+  enum Mode { Fail, Crash, Fatal } mode;
+  std::string pass;
+  std::string kernel;
+};
+
+/// Lets the hook make a pass fail as if it had called signalPassFailure.
+struct PassFailureAccess : mlir::Pass {
+  static void signalFailure(const mlir::Pass &pass) {
+    (const_cast<mlir::Pass &>(pass).*&PassFailureAccess::signalPassFailure)();
+  }
+};
+} // namespace
+
+static const std::optional<InjectedFault> &injectedFault() {
+  static const std::optional<InjectedFault> fault =
+      []() -> std::optional<InjectedFault> {
+    const char *spec = std::getenv("ACCY_INJECT_FAULT");
+    if (!spec || !*spec)
+      return std::nullopt;
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    llvm::StringRef(spec).split(parts, ':');
+    std::optional<InjectedFault::Mode> mode;
+    if (parts.size() >= 2)
+      mode = parts[1] == "fail"    ? std::optional(InjectedFault::Fail)
+             : parts[1] == "crash" ? std::optional(InjectedFault::Crash)
+             : parts[1] == "fatal" ? std::optional(InjectedFault::Fatal)
+                                   : std::nullopt;
+    if (!mode || parts.size() > 3 || parts[0].empty()) {
+      llvm::errs() << "ACCY_INJECT_FAULT: expected "
+                      "<pass>:<fail|crash|fatal>[:<kernel>], not '"
+                   << spec << "'; ignored\n";
+      return std::nullopt;
+    }
+    return InjectedFault{*mode, parts[0].str(),
+                         parts.size() == 3 ? parts[2].str() : std::string()};
+  }();
+  return fault;
+}
+
+/// Whether this process recovers from crashes (accy-lsp enables LLVM's
+/// crash recovery at start-up; accyc does not, and crashes as compilers do).
+static bool crashRecoveryEnabled() {
+  static const bool enabled = [] {
+    bool inside = false;
+    llvm::CrashRecoveryContext probe;
+    probe.RunSafely(
+        [&] { inside = llvm::CrashRecoveryContext::GetCurrent() != nullptr; });
+    return inside;
+  }();
+  return enabled;
+}
+
+namespace {
+/// A crash that a thread other than the kernel's own recovered from, for
+/// that kernel's run to report.
+struct NestedCrash {
+  std::atomic<bool> crashed{false};
+  std::mutex mutex;
+  std::string pass;
+  std::string description;
+};
+
+/// The kernels a stage run is compiling, by their (detached) module.
+class RunningKernels {
+public:
+  void add(Operation *root, NestedCrash *crash) {
+    std::lock_guard<std::mutex> lock(mutex);
+    kernels[root] = crash;
+  }
+  void remove(Operation *root) {
+    std::lock_guard<std::mutex> lock(mutex);
+    kernels.erase(root);
+  }
+  NestedCrash *find(Operation *root) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return kernels.lookup(root);
+  }
+
+private:
+  std::mutex mutex;
+  llvm::DenseMap<Operation *, NestedCrash *> kernels;
+};
+
+/// Wraps every pass execution of one stage run (an MLIR action handler on
+/// the context, installed only when crash recovery is enabled or the test
+/// hook is set; no other thread uses the context between the stage runs of
+/// a compile).
+///
+/// A pass on the kernel module runs on the kernel's own thread, inside the
+/// recovery context of that kernel's run (PipelineRun::run). A pass of a
+/// nested pass manager (over functions, GPU modules) may run on any thread
+/// of the pool when the context is multithreaded, as a task of a parallel
+/// loop: it gets a recovery context of its own, and its crash is recorded
+/// for the kernel's run, which stops at its next pass and reports it.
+class PassExecutionGuard {
+public:
+  PassExecutionGuard(MLIRContext *context, RunningKernels &kernels)
+      : kernels(kernels), fault(injectedFault()),
+        recovery(crashRecoveryEnabled()) {
+    if (!fault && !recovery)
+      return;
+    this->context = context;
+    context->registerActionHandler(
+        [this](llvm::function_ref<void()> transform,
+               const tracing::Action &action) { handle(transform, action); });
+  }
+  ~PassExecutionGuard() {
+    if (context)
+      context->registerActionHandler(nullptr);
+  }
+
+private:
+  void handle(llvm::function_ref<void()> transform,
+              const tracing::Action &action) {
+    auto *exec = dyn_cast<PassExecutionAction>(&action);
+    if (!exec)
+      return transform();
+    Operation *root = exec->getOp();
+    while (Operation *parent = root->getParentOp())
+      root = parent;
+    auto body = [&] {
+      if (fault)
+        inject(*fault, *exec, root);
+      transform();
+    };
+    if (!recovery)
+      return body();
+    NestedCrash *crash = kernels.find(root);
+    llvm::CrashRecoveryContext *own = llvm::CrashRecoveryContext::GetCurrent();
+    if (own && exec->getOp() == root) {
+      // A pass on the kernel module itself, on the kernel's own thread,
+      // inside its run's recovery context: a crash here unwinds to that run
+      // through pass manager frames only. A crash a nested pass recovered
+      // from ends the run here, before this pass works on the IR it left.
+      if (crash && crash->crashed.load())
+        own->HandleExit(1);
+      return body();
+    }
+    // A pass of a nested pass manager (on a function, a GPU module, ...),
+    // maybe on another thread of the pool, maybe as one of several tasks
+    // of a parallel loop: unwinding past that loop would leave its other
+    // tasks running on a stack that is gone, so the crash is recovered
+    // here, and the loop ends normally.
+    if (crash && crash->crashed.load())
+      return; // no more passes on IR a crash left inconsistent
+    llvm::CrashRecoveryContext nested;
+    if (nested.RunSafely(body) || !crash)
+      return;
+    std::string description = crashDescription(nested.RetCode);
+    std::lock_guard<std::mutex> lock(crash->mutex);
+    if (crash->crashed.load())
+      return;
+    crash->pass = exec->getPass().getArgument().str();
+    crash->description = std::move(description);
+    crash->crashed.store(true);
+  }
+
+  static void inject(const InjectedFault &fault,
+                     const PassExecutionAction &exec, Operation *root) {
+    if (exec.getPass().getArgument() != fault.pass)
+      return;
+    if (!fault.kernel.empty()) {
+      auto module = dyn_cast<ModuleOp>(root);
+      if (!module || !module->hasAttr(kKernelAttr) ||
+          kernelName(module) != fault.kernel)
+        return;
+    }
+    switch (fault.mode) {
+    case InjectedFault::Crash:
+      *static_cast<volatile int *>(nullptr) = 0;
+      break;
+    case InjectedFault::Fatal:
+      llvm::report_fatal_error(llvm::Twine("ACCY_INJECT_FAULT: '") +
+                               fault.pass + "'");
+    case InjectedFault::Fail:
+      exec.getOp()->emitError()
+          << "ACCY_INJECT_FAULT: '" << fault.pass << "' fails";
+      PassFailureAccess::signalFailure(exec.getPass());
+      break;
+    }
+  }
+
+  RunningKernels &kernels;
+  const std::optional<InjectedFault> &fault;
+  bool recovery;
+  MLIRContext *context = nullptr;
+};
+} // namespace
+
 namespace {
 /// Runs a stage pipeline on standalone kernel modules, collecting the
 /// statistics and failures of every run.
@@ -78,30 +332,55 @@ public:
   }
 
   /// Runs the pipeline on `kernel`; failures are appended to `failures`.
+  /// After a crash (a signal or a fatal error inside a pass, recovered by
+  /// LLVM's crash recovery where the process enabled it) `crashed()` holds:
+  /// `kernel` and this run's pass manager may be left inconsistent and must
+  /// not be used (nor destroyed) again.
   LogicalResult run(ModuleOp kernel, const SourceMap *sourceMap,
-                    std::vector<FailureRecord> &failures) {
+                    std::vector<FailureRecord> &failures,
+                    RunningKernels &running) {
     llvm::StringRef pipeline = stagePipelineName(stage);
+    std::string name = kernelName(kernel).str();
     FailureCapture capture(kernel.getContext());
     LogicalResult result = failure();
+    NestedCrash nested;
+    running.add(kernel, &nested);
     // A crash inside a pass becomes an internal failure of this kernel, not
     // of the process that runs the compiler (the language server).
     llvm::CrashRecoveryContext crashContext;
     bool returned = crashContext.RunSafely([&] { result = pm.run(kernel); });
+    running.remove(kernel);
+    if (!returned || nested.crashed.load()) {
+      crashed_ = true;
+      std::string pass, crash;
+      if (nested.crashed.load()) {
+        std::lock_guard<std::mutex> lock(nested.mutex);
+        pass = nested.pass;
+        crash = nested.description;
+      } else {
+        pass = instrumentation->runningPass().str();
+        crash = crashDescription(crashContext.RetCode);
+      }
+      for (FailureRecord &r : capture.records(pipeline, pass, name, ModuleOp(),
+                                              sourceMap, crash))
+        failures.push_back(std::move(r));
+      return failure();
+    }
     // Without verification after each pass, the stage's product is
     // verified once; a failure then names no single pass.
-    bool verified = verifyEachPass || !returned || failed(result) ||
+    bool verified = verifyEachPass || failed(result) ||
                     succeeded(mlir::verify(kernel));
-    if (returned && succeeded(result) && verified && !capture.hasErrors())
+    if (succeeded(result) && verified && !capture.hasErrors())
       return success();
-    llvm::StringRef pass = !returned ? instrumentation->runningPass()
-                           : !verified ? llvm::StringRef()
-                                       : instrumentation->failedPass();
+    llvm::StringRef pass = !verified ? llvm::StringRef()
+                                     : instrumentation->failedPass();
     for (FailureRecord &r :
-         capture.records(pipeline, pass, returned ? kernel : ModuleOp(),
-                         sourceMap, !returned))
+         capture.records(pipeline, pass, name, kernel, sourceMap))
       failures.push_back(std::move(r));
     return failure();
   }
+
+  bool crashed() const { return crashed_; }
 
   const StageInstrumentation &stats() const { return *instrumentation; }
 
@@ -120,6 +399,7 @@ private:
   PassManager pm;
   StageInstrumentation *instrumentation; // owned by pm
   bool verifyEachPass;
+  bool crashed_ = false;
 };
 } // namespace
 
@@ -143,7 +423,10 @@ public:
   }
   void release(PipelineRun *run) {
     std::lock_guard<std::mutex> lock(mutex);
-    idle.push_back(run);
+    // A run that crashed is not used again (its pass manager may hold a
+    // lock or half-updated state the crash skipped over).
+    if (!run->crashed())
+      idle.push_back(run);
   }
 
   /// The statistics and per-pass timings of every run, summed.
@@ -167,6 +450,14 @@ public:
         sum.analysisCount += t.analysisCount;
       }
     }
+  }
+
+  /// Runs that crashed are leaked, not destroyed: destroying them could
+  /// crash again, outside any recovery.
+  ~PipelinePool() {
+    for (auto &run : all)
+      if (run->crashed())
+        (void)run.release();
   }
 
 private:
@@ -222,13 +513,20 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
     if (!job.made)
       toCompile.push_back(&job);
 
+  installFatalErrorHandler();
+  RunningKernels running;
+  PassExecutionGuard guard(context, running);
+
   // Then every other kernel, on several threads when the context has them:
   // kernels are independent, and each job writes only its own slot.
   PipelinePool pool(context, stage, options);
   auto compile = [&](KernelJob *job) {
     PipelineRun *run = pool.acquire();
     job->made = job->input.clone();
-    if (failed(run->run(*job->made, sourceMap, job->failures))) {
+    if (failed(run->run(*job->made, sourceMap, job->failures, running))) {
+      // IR a crash left behind may be inconsistent: leaked, not erased.
+      if (run->crashed())
+        (void)job->made.release();
       job->made = nullptr;
       job->record.status = StageStatus::Failed;
     } else {
