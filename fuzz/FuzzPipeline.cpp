@@ -16,9 +16,11 @@
 #include "accy/Pipeline/Hashing.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 
 using namespace accy;
 
@@ -34,6 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // As the unit tests do: name the pass that broke the IR.
   options.stages.verifyEachPass = true;
   options.stopAfter = StageId::Target;
+  // The examples' shared definitions (`import "common.accy";`).
+  options.includeDirs.push_back(ACCY_SOURCE_DIR "/examples/kernels");
   // A fresh compiler (and product cache) per input: nothing carries over.
   Compiler compiler(fuzz::context(), options);
   // A path that does not exist: imports cannot find anything on the disk.
@@ -41,7 +45,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (StageId stage : kAllStages)
     if (mlir::ModuleOp product = c.product(stage))
       (void)productBytes(product);
-  (void)c.failures();
+  std::vector<FailureRecord> failures = c.failures();
+  // ACCY_FUZZ_VERBOSE=1 (replaying an input): how far the compile got.
+  static const bool verbose = std::getenv("ACCY_FUZZ_VERBOSE");
+  if (verbose) {
+    for (const StageRecord &r : c.records())
+      llvm::errs() << stageName(r.stage) << ": "
+                   << stageStatusName(r.status) << "\n";
+    for (const FailureRecord &f : failures)
+      llvm::errs() << "failure in " << f.pipeline << " (" << f.pass
+                   << "): " << f.message << "\n";
+    llvm::errs() << c.diagnostics().size() << " frontend diagnostics\n";
+  }
   // Inputs the frontend rejects are not interesting to this fuzzer.
   if (!c.product(StageId::Semantic))
     return -1;

@@ -57,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The stage the file claims to be; `accyc stage` is told it instead, and
   // compileFrom checks the claim.
   StageId from = StageId::Semantic;
-  if (auto stage = (*product)->getAttrOfType<mlir::StringAttr>(kStageAttr))
+  mlir::ModuleOp module = product->get();
+  if (auto stage = module->getAttrOfType<mlir::StringAttr>(kStageAttr))
     if (auto id = parseStageName(stage.getValue()))
       from = *id;
   CompileOptions options;
