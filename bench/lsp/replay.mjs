@@ -5,7 +5,8 @@
 // Documents: copies of examples/kernels/*.accy and tests/lsp/inputs/*.accy
 // (in one temporary directory, so their imports resolve). Edits, in bursts of
 // 1 to 8 (a burst goes to one document, as typing does): typed characters,
-// deleted characters (backspace, or a selected range), pasted garbage (random
+// deleted characters (backspace, or a selected range), another digit in a
+// float, blank and comment lines, pasted garbage (random
 // code points from every UTF-8 length, astral-plane characters, combining
 // marks, braces, quotes, keywords, newlines, CRLF, NUL, pieces of other
 // documents), several changes in one didChange (multi-cursor), whole-text
@@ -25,7 +26,7 @@
 // 10% of what it was after the first 10% of the edits (both measured once
 // every document's compile has settled).
 //
-//   ACCY_LSP=build/lsp/accy-lsp node bench/lsp/replay.mjs [edits] [seed]
+//   ACCY_LSP=build/lsp/accy-lsp node bench/lsp/replay.mjs [edits [seed [accy-lsp options]]]
 //   (default 10000 edits, seed 1; the npm packages come from tests/lsp)
 //
 // tests/lsp/replay.test.mjs runs a short version of the same replay in ctest.
@@ -211,33 +212,38 @@ export async function replay({ edits = 10000, seed = 1, log = () => {}, args = [
       if (!alive()) { problem(`the server exited (${exitCode ?? s.process.signalCode})`); break; }
       const doc = rnd.pick(docs);
       const burst = Math.min(rnd.range(1, 8), edits - figures.edits);
+      // A third of the bursts are careful: back to the original text, then
+      // only edits that keep it compiling through every stage (digits,
+      // comments, blank lines), so the stages, not only the frontend, see
+      // a share of the edits.
+      const careful = rnd.int(3) === 0;
       for (let k = 0; k < burst; ++k) {
         const texts = docs.map((d) => d.text);
         const changes = [];
-        const kind = rnd.int(100);
+        const kind = !careful ? rnd.int(100) : k === 0 ? 70 : rnd.range(78, 94);
         const edit = (start, end, text) => {
           start = snap(doc.text, start);
           end = Math.max(start, snap(doc.text, end));
           changes.push({ range: { start: positionAt(doc.text, start), end: positionAt(doc.text, end) }, text });
           doc.text = applyChange(doc.text, { start, end, text });
         };
-        if (kind < 30) { // type a character or two
+        if (kind < 25) { // type a character or two
           const at = rnd.int(doc.text.length + 1);
           edit(at, at, rnd.int(10) ? rnd.pick(TYPED) : rnd.pick(TYPED) + rnd.pick(TYPED));
-        } else if (kind < 50) { // backspace, or delete a selection
+        } else if (kind < 42) { // backspace, or delete a selection
           const at = rnd.int(doc.text.length + 1);
           const n = rnd.int(4) ? rnd.range(1, 3) : rnd.range(4, 200);
           edit(at - n, at, '');
-        } else if (kind < 63) { // paste garbage, maybe over a selection
+        } else if (kind < 54) { // paste garbage, maybe over a selection
           const at = rnd.int(doc.text.length + 1);
           edit(at, at + (rnd.int(3) ? 0 : rnd.range(1, 50)), garbage(rnd, texts));
-        } else if (kind < 70) { // several cursors: changes in one notification
+        } else if (kind < 60) { // several cursors: changes in one notification
           for (let n = rnd.range(2, 4); n > 0; --n) {
             const at = rnd.int(doc.text.length + 1);
             if (rnd.int(2)) edit(at, at, rnd.pick(WORDS));
             else edit(at - rnd.range(1, 5), at, '');
           }
-        } else if (kind < 80) { // undo: back to an earlier text, as one range
+        } else if (kind < 70) { // undo: back to an earlier text, as one range
           const earlier = doc.history[Math.max(0, doc.history.length - 1 - rnd.range(1, 10))];
           const cur = doc.text;
           let p = 0;
@@ -252,11 +258,16 @@ export async function replay({ edits = 10000, seed = 1, log = () => {}, args = [
           changes.push({ range: { start: positionAt(cur, p), end: positionAt(cur, cur.length - q) },
                          text: earlier.slice(p, earlier.length - q) });
           doc.text = earlier;
-        } else if (kind < 86) { // undo everything: the original text, as one range
+        } else if (kind < 78) { // undo everything: the original text, as one range
           const start = snap(doc.text, 0);
           changes.push({ range: { start: positionAt(doc.text, start), end: positionAt(doc.text, doc.text.length) },
                          text: doc.original });
           doc.text = doc.original;
+        } else if (kind < 86 && /[0-9]\.[0-9]/.test(doc.text)) { // another digit in a float (recompiles a kernel)
+          const digits = [];
+          for (const m of doc.text.matchAll(/[0-9]\.([0-9])/g)) digits.push(m.index + 2);
+          const at = rnd.pick(digits);
+          edit(at, at + 1, String(rnd.int(10)));
         } else if (kind < 95) { // a blank or comment line (keeps a valid text valid)
           const lineStarts = [0];
           for (let i = doc.text.indexOf('\n'); i >= 0; i = doc.text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -375,7 +386,8 @@ export function report(f) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const edits = Number(process.argv[2] ?? 10000);
   const seed = Number(process.argv[3] ?? 1);
-  const f = await replay({ edits, seed, log: (l) => console.log(l) });
+  const args = process.argv.slice(4); // passed to accy-lsp (--target ...)
+  const f = await replay({ edits, seed, args, log: (l) => console.log(l) });
   console.log(report(f));
   const memoryOk = f.rss.growth !== undefined && f.rss.growth <= 0.10;
   if (!memoryOk) console.log('FAIL: resident memory grew more than 10% after the first 10% of the edits');

@@ -96,6 +96,22 @@ test('a fatal error (llvm::report_fatal_error) in a pass, on every kernel at onc
   }
 });
 
+test('abort() in a pass (what a failed assert does): an internal failure, the server lives', async () => {
+  const s = await faultySession('accy-choir-einsum-lower:abort:mlp');
+  try {
+    const a = openFile(s, twoKernels);
+    const { diagnostics } = await s.diagnosticsFor(a.uri, 1, 60000);
+    assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
+    const d = of(diagnostics, 'mlp');
+    assert.equal(d.source, 'accy-choir-tensor');
+    assert.equal(d.code, 'accy-choir-einsum-lower');
+    assert.match(d.message, /internal compiler error \(signal 6 .*\) while running 'accy-choir-einsum-lower'/);
+    assert.equal(await s.shutdownAndExit(), 0);
+  } finally {
+    s.kill();
+  }
+});
+
 test('a pass that signals failure: a pass failure naming stage and pass', async () => {
   const s = await faultySession('accy-choir-saturate:fail:mlp');
   try {

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { replay, report } from '../../bench/lsp/replay.mjs';
 
-for (const [seed, edits, args] of [[1, 400, []], [2, 300, ['--target', 'host,sm_90,gfx942']]]) {
+for (const [seed, edits, args] of [[1, 300, []], [2, 200, ['--target', 'host,sm_90,gfx942']]]) {
   test(`${edits} random edits (seed ${seed}${args.length ? ', ' + args.join(' ') : ''})`, async () => {
     const f = await replay({ edits, seed, args });
     console.log(report(f));

@@ -120,15 +120,16 @@ static std::string crashDescription(int retCode) {
 namespace {
 /// TEST HOOK, for the fault containment tests only:
 ///
-///   ACCY_INJECT_FAULT=<pass>:<fail|crash|fatal>[:<kernel>]
+///   ACCY_INJECT_FAULT=<pass>:<fail|crash|abort|fatal>[:<kernel>]
 ///
 /// makes every run of the pass whose argument is <pass> (on every kernel,
 /// or on kernel <kernel> only) signal failure after emitting an error
-/// (`fail`), write through a null pointer (`crash`) or call
-/// llvm::report_fatal_error (`fatal`). Read once per process; when it is
-/// unset nothing is installed and nothing is checked.
+/// (`fail`), write through a null pointer (`crash`), call abort() as a
+/// failed assert does (`abort`) or call llvm::report_fatal_error (`fatal`).
+/// Read once per process; when it is unset nothing is installed and nothing
+/// is checked. See docs/lsp.md, "Fault containment".
 struct InjectedFault {
-  enum Mode { Fail, Crash, Fatal } mode;
+  enum Mode { Fail, Crash, Abort, Fatal } mode;
   std::string pass;
   std::string kernel;
 };
@@ -153,11 +154,12 @@ static const std::optional<InjectedFault> &injectedFault() {
     if (parts.size() >= 2)
       mode = parts[1] == "fail"    ? std::optional(InjectedFault::Fail)
              : parts[1] == "crash" ? std::optional(InjectedFault::Crash)
+             : parts[1] == "abort" ? std::optional(InjectedFault::Abort)
              : parts[1] == "fatal" ? std::optional(InjectedFault::Fatal)
                                    : std::nullopt;
     if (!mode || parts.size() > 3 || parts[0].empty()) {
       llvm::errs() << "ACCY_INJECT_FAULT: expected "
-                      "<pass>:<fail|crash|fatal>[:<kernel>], not '"
+                      "<pass>:<fail|crash|abort|fatal>[:<kernel>], not '"
                    << spec << "'; ignored\n";
       return std::nullopt;
     }
@@ -299,6 +301,8 @@ private:
     case InjectedFault::Crash:
       *static_cast<volatile int *>(nullptr) = 0;
       break;
+    case InjectedFault::Abort: // what a failed assert() does
+      std::abort();
     case InjectedFault::Fatal:
       llvm::report_fatal_error(llvm::Twine("ACCY_INJECT_FAULT: '") +
                                fault.pass + "'");
