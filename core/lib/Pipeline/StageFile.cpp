@@ -4,6 +4,7 @@
 
 #include "accy/Pipeline/Hashing.h"
 
+#include "mlir/Bytecode/BytecodeReaderConfig.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <csignal>
 #include <cstdlib>
 #include <optional>
@@ -175,6 +177,64 @@ static llvm::Error checkStageFileBytes(llvm::StringRef path,
   return llvm::Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// Nesting
+//===----------------------------------------------------------------------===//
+//
+// MLIR's parsers recurse once per level of nested attributes and types (and
+// the text parser once per nested region), without a bound: a text file
+// nesting `[[[...` a hundred thousand deep, or bytecode whose attribute
+// refers to itself, overflows the stack. Stage files nest a few dozen levels
+// at most, so the reader refuses to go much deeper.
+
+/// Deeper bracket nesting than this in a text stage file is refused.
+static constexpr unsigned kMaxTextNesting = 256;
+/// Stack the bytecode reader may use below readProductFile's frame.
+static constexpr std::uintptr_t kMaxReaderStack = 1u << 20;
+
+/// The deepest nesting of ( [ { < in MLIR text, outside string literals and
+/// comments (the `>` of `->` closes nothing).
+static unsigned textNesting(llvm::StringRef text) {
+  unsigned depth = 0, deepest = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    switch (text[i]) {
+    case '"':
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      break;
+    case '/':
+      if (i + 1 < e && text[i + 1] == '/')
+        while (i < e && text[i] != '\n')
+          ++i;
+      break;
+    case '(':
+    case '[':
+    case '{':
+    case '<':
+      deepest = std::max(deepest, ++depth);
+      break;
+    case '>':
+      if (i > 0 && text[i - 1] == '-')
+        break;
+      [[fallthrough]];
+    case ')':
+    case ']':
+    case '}':
+      if (depth)
+        --depth;
+      break;
+    default:
+      break;
+    }
+  }
+  return deepest;
+}
+
+static std::uintptr_t frameAddress() {
+  return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+}
+
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 accy::readProductFile(mlir::MLIRContext &context, llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
@@ -182,6 +242,11 @@ accy::readProductFile(mlir::MLIRContext &context, llvm::StringRef path) {
     return fileError(path, "cannot read: " + buffer.getError().message());
   if (llvm::Error err = checkStageFileBytes(path, (*buffer)->getBuffer()))
     return std::move(err);
+  bool isBytecode = (*buffer)->getBuffer().starts_with(kBytecodeMagic);
+  if (!isBytecode && textNesting((*buffer)->getBuffer()) > kMaxTextNesting)
+    return llvm::make_error<CorruptStageFileError>(
+        path.str(), "it nests deeper than " + std::to_string(kMaxTextNesting) +
+                        " levels");
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   std::string errors;
@@ -191,7 +256,28 @@ accy::readProductFile(mlir::MLIRContext &context, llvm::StringRef path) {
     return mlir::success();
   });
   mlir::ParserConfig config(&context);
+  // Every attribute and type with a custom bytecode encoding passes these
+  // callbacks before its dialect reads it; they read nothing, only stop a
+  // reader that has recursed too deep.
+  std::uintptr_t base = frameAddress();
+  bool tooDeep = false;
+  auto guard = [&]() {
+    std::uintptr_t here = frameAddress();
+    if (here < base && base - here > kMaxReaderStack)
+      tooDeep = true;
+    return mlir::failure(tooDeep);
+  };
+  config.getBytecodeReaderConfig().attachAttributeCallback(
+      [guard](mlir::DialectBytecodeReader &, llvm::StringRef,
+              mlir::Attribute &) { return guard(); });
+  config.getBytecodeReaderConfig().attachTypeCallback(
+      [guard](mlir::DialectBytecodeReader &, llvm::StringRef, mlir::Type &) {
+        return guard();
+      });
   auto module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (tooDeep)
+    return llvm::make_error<CorruptStageFileError>(
+        path.str(), "its attributes nest too deep (or refer to themselves)");
   if (!module)
     return fileError(path, "not a valid stage file" +
                                (errors.empty() ? "" : ": " + errors));
