@@ -187,6 +187,17 @@ private:
         searched.push_back(dir.empty() ? "." : dir.str());
         continue;
       }
+      // Each level of imports is a level of recursion: a chain that never
+      // repeats a path (a directory symlinked into itself, an overlay that
+      // answers every path) must end before the stack does.
+      if (stack.size() >= kMaxImportDepth) {
+        diags.error(DiagCode::ImportCycle, imp.pathRange,
+                    "imports nest deeper than " +
+                        std::to_string(kMaxImportDepth) + " files; '" +
+                        candidate +
+                        "' is not read (a cycle through a symbolic link?)");
+        return nullptr;
+      }
       std::string why;
       std::optional<std::string> text = read(candidate, why);
       if (!text) {
@@ -207,6 +218,8 @@ private:
                                   : " (searched " + list + ")"));
     return nullptr;
   }
+
+  static constexpr size_t kMaxImportDepth = 256;
 
   SourceManager &sm;
   DiagnosticEngine &diags;

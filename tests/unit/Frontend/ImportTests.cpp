@@ -195,3 +195,26 @@ TEST_CASE("the overlay serves unsaved buffers before the disk", "[imports]") {
       options, sm);
   CHECK(r.diagnostics.empty());
 }
+
+// Found by the frontend fuzzer (fuzz/FuzzFrontend.cpp): a file importing
+// "a/self.accy" where every such path exists (as through `ln -s . a`)
+// recursed once per import until the stack overflowed.
+TEST_CASE("an import chain that never repeats a path ends with an error",
+          "[imports]") {
+  SourceManager sm;
+  FrontendOptions options;
+  const std::string self =
+      "import \"a/self.accy\";\nconst C = 1.0;\n";
+  options.overlay = [&](llvm::StringRef path) -> std::optional<std::string> {
+    if (path.ends_with("/self.accy"))
+      return self;
+    return std::nullopt;
+  };
+  FrontendResult r = analyzeBuffer("/mem/self.accy", self, options, sm);
+  REQUIRE(r.hasErrors());
+  bool deep = false;
+  for (const Diagnostic &d : r.diagnostics)
+    deep |= d.message.find("imports nest deeper than 256 files") !=
+            std::string::npos;
+  CHECK(deep);
+}
