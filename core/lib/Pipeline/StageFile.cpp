@@ -231,6 +231,70 @@ static unsigned textNesting(llvm::StringRef text) {
   return deepest;
 }
 
+/// MLIR's bytecode reader sizes its tables from counts in the file before
+/// reading their entries (LLVM 19: `strings.resize(numStrings)` and the
+/// like), so a damaged count makes it allocate, and zero, gigabytes. Each
+/// entry takes at least one byte of its section: a section that counts more
+/// entries than it has bytes is damaged. This walks the top-level sections
+/// and checks the counts they start with; anything it cannot follow is left
+/// to the reader. Returns why the file is damaged, or nothing.
+static std::optional<std::string> implausibleCounts(llvm::StringRef bytes) {
+  size_t at = 0;
+  auto varint = [&](llvm::StringRef data, size_t &pos,
+                    uint64_t &value) -> bool {
+    if (pos >= data.size())
+      return false;
+    auto first = static_cast<uint8_t>(data[pos]);
+    size_t extra = (first & 1) ? 0 : first == 0 ? 8 : llvm::countr_zero(first);
+    if (pos + 1 + extra > data.size())
+      return false;
+    uint64_t v = 0;
+    for (size_t i = extra; i > 0; --i)
+      v = (v << 8) | static_cast<uint8_t>(data[pos + i]);
+    v = first == 0 ? v : (v << 8 | first) >> (extra + 1);
+    value = v;
+    pos += 1 + extra;
+    return true;
+  };
+  auto range = producerRange(bytes);
+  if (!range)
+    return std::nullopt;
+  at = range->second + 1;
+  while (at < bytes.size()) {
+    auto idAndAlign = static_cast<uint8_t>(bytes[at++]);
+    uint64_t length, alignment;
+    if (!varint(bytes, at, length))
+      return std::nullopt;
+    if ((idAndAlign & 0x80) && !varint(bytes, at, alignment))
+      return std::nullopt;
+    while ((idAndAlign & 0x80) && at < bytes.size() &&
+           static_cast<uint8_t>(bytes[at]) == 0xCB)
+      ++at;
+    if (length > bytes.size() - at)
+      return std::nullopt; // the reader reports the short section
+    llvm::StringRef section = bytes.substr(at, length);
+    at += length;
+    unsigned id = idAndAlign & 0x7f;
+    // String (0), dialect (1) and properties (8) sections start with their
+    // number of entries; the attribute/type offset section (3) with the
+    // numbers of attributes and of types.
+    unsigned counts = id == 0 || id == 1 || id == 8 ? 1 : id == 3 ? 2 : 0;
+    size_t pos = 0;
+    uint64_t total = 0;
+    for (unsigned i = 0; i < counts; ++i) {
+      uint64_t n;
+      if (!varint(section, pos, n))
+        return std::nullopt;
+      total += std::min<uint64_t>(n, section.size() + 1);
+    }
+    if (total > section.size())
+      return "section " + std::to_string(id) + " counts " +
+             std::to_string(total) + " entries in " +
+             std::to_string(section.size()) + " bytes";
+  }
+  return std::nullopt;
+}
+
 static std::uintptr_t frameAddress() {
   return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
 }
@@ -247,6 +311,9 @@ accy::readProductFile(mlir::MLIRContext &context, llvm::StringRef path) {
     return llvm::make_error<CorruptStageFileError>(
         path.str(), "it nests deeper than " + std::to_string(kMaxTextNesting) +
                         " levels");
+  if (isBytecode)
+    if (auto why = implausibleCounts((*buffer)->getBuffer()))
+      return llvm::make_error<CorruptStageFileError>(path.str(), *why);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   std::string errors;
