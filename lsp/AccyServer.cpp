@@ -150,48 +150,75 @@ void AccyServer::scheduleCompile(const std::string &uri, bool immediate) {
   }
   scheduler.schedule(
       uri,
-      [this, uri, snapshot, doc, generation](const std::atomic<bool> &cancelled) {
-        compileJob(uri, snapshot, doc, generation, cancelled);
+      [this, uri, snapshot, doc,
+       generation](const std::atomic<bool> &cancelled) {
+        return compileJob(uri, snapshot, doc, generation, cancelled);
       },
       immediate);
 }
 
-void AccyServer::compileJob(const std::string &uri,
-                            std::shared_ptr<const DocumentSnapshot> snapshot,
-                            std::shared_ptr<DocumentState> doc,
-                            uint64_t generation,
-                            const std::atomic<bool> &cancelled) {
+std::optional<std::chrono::duration<double>>
+AccyServer::compileJob(const std::string &uri,
+                       std::shared_ptr<const DocumentSnapshot> snapshot,
+                       std::shared_ptr<DocumentState> doc,
+                       uint64_t generation,
+                       const std::atomic<bool> &cancelled) {
   std::lock_guard<std::mutex> slot(compileSlot);
   if (cancelled.load())
-    return;
+    return std::nullopt;
   {
     std::lock_guard<std::mutex> lock(doc->mutex);
     ++doc->counters.started;
   }
+  auto start = std::chrono::steady_clock::now();
+  std::optional<std::chrono::duration<double>> toDiagnostics;
+  // Makes `result` the document's latest and publishes its diagnostics,
+  // unless the client has already replaced its version.
+  auto deliver = [&](std::shared_ptr<const CompileResult> result,
+                     bool publish) {
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    doc->counters.cachedProducts = doc->compiler.cachedProducts();
+    doc->latest = result;
+    doc->compiled.notify_all();
+    std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
+    if (!publish || cancelled.load() || doc->closed || !current ||
+        current->version != snapshot->version || doc->generation != generation)
+      return;
+    callbacks.publishDiagnostics(uri, snapshot->version,
+                                 collectDiagnostics(*result, encoding()));
+    if (!toDiagnostics)
+      toDiagnostics = std::chrono::steady_clock::now() - start;
+  };
+
   callbacks.compileStarted(uri, snapshot->version);
   std::shared_ptr<const CompileResult> result = doc->compiler.compile(
       *snapshot, generation, cancelled,
-      [&](StageId stage) { callbacks.stageStarted(uri, stage); });
+      [&](StageId stage) { callbacks.stageStarted(uri, stage); },
+      [&](std::shared_ptr<const CompileResult> checked) {
+        // Other documents release their products before anyone hears of
+        // this compile, so what the client asks next sees the state after.
+        retain(uri);
+        deliver(std::move(checked), /*publish=*/true);
+      });
   callbacks.compileEnded(uri, !result);
   if (!result) {
     std::lock_guard<std::mutex> lock(doc->mutex);
     ++doc->counters.cancelled;
-    return;
+    return toDiagnostics;
   }
-  // Other documents release their products before anyone hears of this
-  // compile, so what the client asks next sees the state after it.
-  retain(uri);
-  std::lock_guard<std::mutex> lock(doc->mutex);
-  ++doc->counters.finished;
-  doc->counters.cachedProducts = doc->compiler.cachedProducts();
-  doc->latest = result;
-  doc->compiled.notify_all();
-  // Never publish for a version the client has already replaced.
-  std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
-  if (!cancelled.load() && !doc->closed && current &&
-      current->version == snapshot->version && doc->generation == generation)
-    callbacks.publishDiagnostics(uri, snapshot->version,
-                                 collectDiagnostics(*result, encoding()));
+  bool checkedPublished = toDiagnostics.has_value();
+  if (!checkedPublished)
+    retain(uri);
+  {
+    std::lock_guard<std::mutex> lock(doc->mutex);
+    ++doc->counters.finished;
+  }
+  // The target stage adds diagnostics only when it fails.
+  deliver(result, !checkedPublished ||
+                      !result->record(StageId::Target).failures.empty());
+  return toDiagnostics ? toDiagnostics
+                       : std::optional<std::chrono::duration<double>>(
+                             std::chrono::steady_clock::now() - start);
 }
 
 void AccyServer::retain(const std::string &uri) {
@@ -249,7 +276,8 @@ std::shared_ptr<const Analysis> AccyServer::analysis(const std::string &uri) {
 }
 
 std::shared_ptr<const CompileResult>
-AccyServer::waitForCompile(const std::string &uri, const CancelFlag &cancelled) {
+AccyServer::waitForCompile(const std::string &uri, const CancelFlag &cancelled,
+                           bool complete) {
   std::shared_ptr<const DocumentSnapshot> snapshot = store.get(uri);
   std::shared_ptr<DocumentState> doc = state(uri);
   if (!snapshot || !doc)
@@ -259,7 +287,8 @@ AccyServer::waitForCompile(const std::string &uri, const CancelFlag &cancelled) 
   auto ready = [&] {
     return doc->closed || (cancelled && cancelled->load()) ||
            (doc->latest && doc->latest->document().version >= snapshot->version &&
-            doc->latest->generation() >= generation);
+            doc->latest->generation() >= generation &&
+            (!complete || doc->latest->complete()));
   };
   // Cancellation is a flag, not a notification: look at it now and then.
   while (!doc->compiled.wait_for(lock, std::chrono::milliseconds(20), ready)) {
@@ -270,8 +299,10 @@ AccyServer::waitForCompile(const std::string &uri, const CancelFlag &cancelled) 
 }
 
 std::shared_ptr<const CompileResult>
-AccyServer::waitForProducts(const std::string &uri, const CancelFlag &cancelled) {
-  std::shared_ptr<const CompileResult> compiled = waitForCompile(uri, cancelled);
+AccyServer::waitForProducts(const std::string &uri, const CancelFlag &cancelled,
+                            bool complete) {
+  std::shared_ptr<const CompileResult> compiled =
+      waitForCompile(uri, cancelled, complete);
   if (!compiled || compiled->retainsProducts())
     return compiled;
   std::shared_ptr<DocumentState> doc = state(uri);
@@ -283,7 +314,7 @@ AccyServer::waitForProducts(const std::string &uri, const CancelFlag &cancelled)
     ++doc->generation;
   }
   scheduleCompile(uri, /*immediate=*/true);
-  return waitForCompile(uri, cancelled);
+  return waitForCompile(uri, cancelled, complete);
 }
 
 void AccyServer::onFrontendPool(std::function<void()> work) {
@@ -329,9 +360,12 @@ void AccyServer::hover(const std::string &uri, Position pos,
       return reply(findHover(*a, nullptr, pos));
     // Only these hovers wait, and not on the frontend's pool.
     onStagePool([this, uri, a, pos, need, cancelled, reply] {
+      // The stage table shows a target stage still generating code as
+      // such rather than waiting for it.
       std::shared_ptr<const CompileResult> compiled =
-          need == HoverNeed::StageProducts ? waitForProducts(uri, cancelled)
-                                           : waitForCompile(uri, cancelled);
+          need == HoverNeed::StageProducts
+              ? waitForProducts(uri, cancelled, /*complete=*/false)
+              : waitForCompile(uri, cancelled, /*complete=*/false);
       if (!compiled)
         return reply(waitFailed(cancelled, uri));
       bool sameVersion =
@@ -381,13 +415,13 @@ void AccyServer::signatureHelp(const std::string &uri, Position pos,
 
 template <typename T, typename F>
 void AccyServer::withCompile(const std::string &uri, CancelFlag cancelled,
-                             bool needsProducts, Callback<T> reply,
-                             F &&compute) {
-  onStagePool([this, uri, cancelled, needsProducts, reply = std::move(reply),
-               compute = std::forward<F>(compute)] {
+                             bool needsProducts, bool complete,
+                             Callback<T> reply, F &&compute) {
+  onStagePool([this, uri, cancelled, needsProducts, complete,
+               reply = std::move(reply), compute = std::forward<F>(compute)] {
     std::shared_ptr<const CompileResult> compiled =
-        needsProducts ? waitForProducts(uri, cancelled)
-                      : waitForCompile(uri, cancelled);
+        needsProducts ? waitForProducts(uri, cancelled, complete)
+                      : waitForCompile(uri, cancelled, complete);
     if (!compiled)
       return reply(waitFailed(cancelled, uri));
     reply(compute(*compiled));
@@ -396,8 +430,8 @@ void AccyServer::withCompile(const std::string &uri, CancelFlag cancelled,
 
 void AccyServer::diagnostics(const std::string &uri, CancelFlag cancelled,
                              Callback<std::vector<lsp::Diagnostic>> reply) {
-  withCompile(uri, cancelled, /*needsProducts=*/false, std::move(reply),
-              [this](const CompileResult &compiled) {
+  withCompile(uri, cancelled, /*needsProducts=*/false, /*complete=*/true,
+              std::move(reply), [this](const CompileResult &compiled) {
                 return collectDiagnostics(compiled, encoding());
               });
 }
@@ -405,7 +439,9 @@ void AccyServer::diagnostics(const std::string &uri, CancelFlag cancelled,
 void AccyServer::stageOutput(const std::string &uri, std::string kernel,
                              std::string stage, CancelFlag cancelled,
                              Callback<std::string> reply) {
-  withCompile(uri, cancelled, /*needsProducts=*/true, std::move(reply),
+  bool target = stage == stageName(StageId::Target);
+  withCompile(uri, cancelled, /*needsProducts=*/true, /*complete=*/target,
+              std::move(reply),
               [kernel, stage](const CompileResult &compiled) -> Outcome<std::string> {
                 llvm::Expected<std::string> text =
                     findStageOutput(compiled, kernel, stage);
@@ -418,7 +454,8 @@ void AccyServer::stageOutput(const std::string &uri, std::string kernel,
 
 void AccyServer::stats(const std::string &uri, CancelFlag cancelled,
                        Callback<Stats> reply) {
-  withCompile(uri, cancelled, /*needsProducts=*/false, std::move(reply),
+  withCompile(uri, cancelled, /*needsProducts=*/false, /*complete=*/true,
+              std::move(reply),
               [this, uri](const CompileResult &compiled) -> Outcome<Stats> {
                 std::shared_ptr<DocumentState> doc = state(uri);
                 if (!doc)

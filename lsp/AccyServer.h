@@ -133,13 +133,16 @@ public:
   /// when the document is not open.
   std::shared_ptr<const Analysis> analysis(const std::string &uri);
   /// Blocks until the compile of the current version (or a later one) has
-  /// finished; null when the document closed or `cancelled` was set.
+  /// checked the program (`complete`: has also generated code); null when
+  /// the document closed or `cancelled` was set.
   std::shared_ptr<const CompileResult> waitForCompile(const std::string &uri,
-                                                      const CancelFlag &cancelled);
+                                                      const CancelFlag &cancelled,
+                                                      bool complete);
   /// The same, with the products after `semantic`: a document whose
   /// products were released is compiled again first.
   std::shared_ptr<const CompileResult>
-  waitForProducts(const std::string &uri, const CancelFlag &cancelled);
+  waitForProducts(const std::string &uri, const CancelFlag &cancelled,
+                  bool complete);
 
 private:
   struct DocumentState;
@@ -153,15 +156,19 @@ private:
   template <typename T, typename F>
   void withAnalysis(const std::string &uri, Callback<T> reply, F &&compute);
   /// Answers `reply` with `compute(compile)` once the current version has
-  /// compiled, on the stage pool.
+  /// compiled (`complete`: including the target stage), on the stage pool.
   template <typename T, typename F>
   void withCompile(const std::string &uri, CancelFlag cancelled,
-                   bool needsProducts, Callback<T> reply, F &&compute);
-  /// Runs one compile job of a document (on its worker).
-  void compileJob(const std::string &uri,
-                  std::shared_ptr<const DocumentSnapshot> snapshot,
-                  std::shared_ptr<DocumentState> doc, uint64_t generation,
-                  const std::atomic<bool> &cancelled);
+                   bool needsProducts, bool complete, Callback<T> reply,
+                   F &&compute);
+  /// Runs one compile job of a document (on its worker): publishes the
+  /// diagnostics once the program is checked, then generates code. Returns
+  /// the time to the diagnostics, for the debounce.
+  std::optional<std::chrono::duration<double>>
+  compileJob(const std::string &uri,
+             std::shared_ptr<const DocumentSnapshot> snapshot,
+             std::shared_ptr<DocumentState> doc, uint64_t generation,
+             const std::atomic<bool> &cancelled);
   /// Marks `uri` most recently compiled and releases the products of the
   /// documents beyond options.retainedDocuments. Holds compileSlot.
   void retain(const std::string &uri);

@@ -17,8 +17,7 @@ mlir::ModuleOp CompileResult::product(StageId stage) const {
   if (stage == StageId::Semantic)
     return semanticStage->product(StageId::Semantic);
   const auto &p = products[stageIndex(stage)];
-  return p ? *const_cast<mlir::OwningOpRef<mlir::ModuleOp> &>(p)
-           : mlir::ModuleOp();
+  return p ? p->get() : mlir::ModuleOp();
 }
 
 std::vector<FailureRecord> CompileResult::failures() const {
@@ -28,16 +27,23 @@ std::vector<FailureRecord> CompileResult::failures() const {
   return all;
 }
 
-std::shared_ptr<const CompileResult> CompileResult::withoutProducts() const {
+std::shared_ptr<CompileResult> CompileResult::copy(bool withProducts) const {
   auto copy = std::make_shared<CompileResult>();
   copy->context = context;
   copy->snapshot = snapshot;
   copy->compileGeneration = compileGeneration;
   copy->semanticStage = semanticStage;
+  if (withProducts)
+    copy->products = products;
   copy->records = records;
   copy->elapsed = elapsed;
-  copy->retained = false;
+  copy->retained = withProducts && retained;
+  copy->isComplete = isComplete;
   return copy;
+}
+
+std::shared_ptr<const CompileResult> CompileResult::withoutProducts() const {
+  return copy(/*withProducts=*/false);
 }
 
 DocumentCompiler::DocumentCompiler(CompileOptions options,
@@ -60,7 +66,8 @@ DocumentCompiler::~DocumentCompiler() = default;
 std::shared_ptr<const CompileResult>
 DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
                           const std::atomic<bool> &cancelled,
-                          const StageCallback &onStage) {
+                          const StageCallback &onStage,
+                          const CheckedCallback &onChecked) {
   auto start = std::chrono::steady_clock::now();
   if (cancelled.load())
     return nullptr;
@@ -89,6 +96,8 @@ DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
       continue;
     if (cancelled.load())
       return nullptr;
+    if (stage == StageId::Target)
+      onChecked(checkedPart(*result, start));
     onStage(stage);
     mlir::ModuleOp input = result->product(*previousStage(stage));
     StageOutput out =
@@ -105,7 +114,9 @@ DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
       ok = false;
       continue;
     }
-    result->products[stageIndex(stage)] = std::move(out.product);
+    result->products[stageIndex(stage)] =
+        std::make_shared<mlir::OwningOpRef<mlir::ModuleOp>>(
+            std::move(out.product));
   }
   result->elapsed = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)
@@ -113,6 +124,17 @@ DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
   if (ok)
     trimCache(*result);
   return result;
+}
+
+std::shared_ptr<const CompileResult> DocumentCompiler::checkedPart(
+    const CompileResult &result,
+    std::chrono::steady_clock::time_point start) {
+  std::shared_ptr<CompileResult> checked = result.copy(/*withProducts=*/true);
+  checked->elapsed = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+  checked->isComplete = false;
+  return checked;
 }
 
 void DocumentCompiler::trimCache(const CompileResult &latest) {

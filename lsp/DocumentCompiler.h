@@ -7,6 +7,12 @@
 // "Incrementality"); the cache is trimmed to the products of the latest
 // complete compile when it grows, so memory stays bounded while editing.
 //
+// A compile hands out its result twice: once the stages that check the
+// program (semantic to kernel) have run, and again when the target stage
+// has generated code, which takes longer than all of them together. The
+// first is what diagnostics are published from, as `cargo check` or
+// clangd publish without generating code; the second shares its products.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_DOCUMENTCOMPILER_H
 #define ACCY_LSP_DOCUMENTCOMPILER_H
@@ -19,6 +25,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -41,8 +48,12 @@ public:
     return records;
   }
   std::vector<FailureRecord> failures() const;
-  /// Wall time of the whole compile.
+  /// Wall time of the whole compile (of the stages before `target` while
+  /// !complete()).
   double seconds() const { return elapsed; }
+  /// False in the result handed out before the target stage ran; its
+  /// target record is empty.
+  bool complete() const { return isComplete; }
   /// False once the products after `semantic` were released to bound the
   /// server's memory (records, diagnostics and the source map remain).
   bool retainsProducts() const { return retained; }
@@ -51,20 +62,30 @@ public:
 
 private:
   friend class DocumentCompiler;
+  /// A copy sharing this result's parts; the products only when asked.
+  std::shared_ptr<CompileResult> copy(bool withProducts) const;
+
   std::shared_ptr<mlir::MLIRContext> context; // Destroyed last.
   DocumentSnapshot snapshot;
   uint64_t compileGeneration = 0;
   std::shared_ptr<const Compilation> semanticStage;
-  std::array<mlir::OwningOpRef<mlir::ModuleOp>, kNumStages> products;
+  /// Shared by the two results of one compile.
+  std::array<std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>>, kNumStages>
+      products;
   std::array<StageRecord, kNumStages> records;
   double elapsed = 0;
   bool retained = true;
+  bool isComplete = true;
 };
 
 class DocumentCompiler {
 public:
   /// Called before each stage runs.
   using StageCallback = std::function<void(StageId stage)>;
+  /// Called with the result of the stages before `target`, when they
+  /// succeeded and the target stage is about to run.
+  using CheckedCallback =
+      std::function<void(std::shared_ptr<const CompileResult> checked)>;
 
   DocumentCompiler(CompileOptions options, llvm::ThreadPoolInterface *pool);
   ~DocumentCompiler();
@@ -73,7 +94,8 @@ public:
   /// before the compile finished (a newer version is coming).
   std::shared_ptr<const CompileResult>
   compile(const DocumentSnapshot &document, uint64_t generation,
-          const std::atomic<bool> &cancelled, const StageCallback &onStage);
+          const std::atomic<bool> &cancelled, const StageCallback &onStage,
+          const CheckedCallback &onChecked);
 
   /// Kernel products held for reuse.
   size_t cachedProducts() const { return cache.size(); }
@@ -82,6 +104,11 @@ public:
   void releaseProducts() { cache.clear(); }
 
 private:
+  /// What `result` holds so far, sharing its products: the stages before
+  /// `target` of a compile that began at `start`.
+  static std::shared_ptr<const CompileResult>
+  checkedPart(const CompileResult &result,
+              std::chrono::steady_clock::time_point start);
   void trimCache(const CompileResult &latest);
 
   CompileOptions options;

@@ -39,6 +39,10 @@ static std::string stageTable(const CompileResult &compiled,
   std::string out = "| stage | status | fingerprint | product key | stage "
                     "time (ms) | pass runs |\n|---|---|---|---|---:|---:|\n";
   for (StageId stage : kAllStages) {
+    if (stage == StageId::Target && !compiled.complete()) {
+      out += "| target | generating code | - | - | - | - |\n";
+      continue;
+    }
     const StageRecord &record = compiled.record(stage);
     const KernelStageRecord *mine = nullptr;
     for (const KernelStageRecord &k : record.kernels)

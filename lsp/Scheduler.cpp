@@ -33,6 +33,7 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     pending = std::move(job);
     pendingImmediate = immediate;
+    pendingSince = std::chrono::steady_clock::now();
     ++generation;
     if (running)
       running->store(true);
@@ -62,13 +63,14 @@ private:
       wake.wait(lock, [&] { return stopping || pending; });
       if (stopping)
         break;
-      // Debounce: wait until no newer edit has come for the whole delay.
+      // Debounce: wait until no newer edit has come for the whole delay,
+      // counted from the newest edit, as clangd's deadline is.
       while (!pendingImmediate && !stopping) {
-        auto delay = policy.next();
         auto before = generation;
-        bool changed = wake.wait_for(lock, delay, [&] {
-          return stopping || generation != before;
-        });
+        bool changed =
+            wake.wait_until(lock, pendingSince + policy.next(), [&] {
+              return stopping || generation != before;
+            });
         if (!changed)
           break;
       }
@@ -80,16 +82,13 @@ private:
       auto flag = std::make_shared<std::atomic<bool>>(false);
       running = flag;
       lock.unlock();
-      auto start = std::chrono::steady_clock::now();
-      job(*flag);
-      std::chrono::duration<double> took =
-          std::chrono::steady_clock::now() - start;
+      std::optional<std::chrono::duration<double>> took = job(*flag);
       lock.lock();
       running.reset();
       // Only edits teach the debounce: the first compile of a document
       // builds every kernel, which no later edit does.
-      if (!flag->load() && !immediate)
-        policy.record(took);
+      if (took && !immediate)
+        policy.record(*took);
     }
     done = true;
   }
@@ -98,6 +97,7 @@ private:
   std::condition_variable wake;
   std::optional<Job> pending;
   bool pendingImmediate = false;
+  std::chrono::steady_clock::time_point pendingSince;
   uint64_t generation = 0;
   bool stopping = false;
   std::shared_ptr<std::atomic<bool>> running;

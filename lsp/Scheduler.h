@@ -2,10 +2,13 @@
 //
 // Like clangd's TUScheduler: every open document has a worker thread that
 // runs its compiles, so compiles never run on the I/O thread. Edits are
-// debounced (the delay adapts to how long the document's compiles take,
-// between 50 and 500 ms); an edit that arrives while a compile runs sets
-// that compile's cancellation flag, and only the newest version is built.
-// The scheduler knows nothing of compiling: it runs the job it is given.
+// debounced: a compile starts once no newer edit has come for the delay,
+// counted from the edit (so the delay overlaps a compile still running),
+// and the delay adapts to how long the document's compiles take to reach
+// their diagnostics, between 50 and 500 ms. An edit that arrives while a
+// compile runs sets that compile's cancellation flag, and only the newest
+// version is built. The scheduler knows nothing of compiling: it runs the
+// job it is given.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_SCHEDULER_H
@@ -18,14 +21,15 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace accy::lsp {
 
-/// The delay between an edit and its compile: the recent compile
-/// time, clamped to [min, max].
+/// The delay between an edit and its compile: the recent time from a
+/// compile's start to its diagnostics, clamped to [min, max].
 class DebouncePolicy {
 public:
   using Duration = std::chrono::milliseconds;
@@ -40,8 +44,11 @@ private:
 
 class Scheduler {
 public:
-  /// Builds one version; must return soon after `cancelled` is set.
-  using Job = std::function<void(const std::atomic<bool> &cancelled)>;
+  /// Builds one version; must return soon after `cancelled` is set. Returns
+  /// how long the compile took to reach its diagnostics, which the debounce
+  /// learns from, or nothing when it was cancelled first.
+  using Job = std::function<std::optional<std::chrono::duration<double>>(
+      const std::atomic<bool> &cancelled)>;
 
   Scheduler();
   ~Scheduler();

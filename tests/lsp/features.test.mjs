@@ -21,6 +21,7 @@ before(async () => {
   await s.initialize();
   s.open(uri, text);
   assert.deepEqual((await s.diagnosticsFor(uri, 1)).diagnostics, []);
+  await s.stats(uri); // answers once code is generated too
 });
 after(() => s.kill());
 
