@@ -20,9 +20,10 @@
 //
 // Checks: the server never exits; every request answers, without error, in
 // under 2 s; diagnostics are never published for an older version after a
-// newer one; each document's last diagnostics are for its final version and
-// equal those of the final text opened fresh (so the server applied every
-// incremental edit as the client did); resident memory at the end is within
+// newer one; each document's last diagnostics (the last publication once
+// accy/stats answered) are for its final version and equal those of the
+// final text opened fresh (so the server applied every incremental edit as
+// the client did); resident memory at the end is within
 // 10% of what it was after the first 10% of the edits (both measured once
 // every document's compile has settled).
 //
@@ -195,12 +196,18 @@ export async function replay({ edits = 10000, seed = 1, log = () => {}, args = [
     s.diagnostics = [...latest.values()];
   };
 
-  /// Waits until every document's current version has its diagnostics.
+  /// Waits until every document's current version is compiled, code
+  /// generation included: diagnostics are published once the program is
+  /// checked and again if code generation fails; accy/stats answers after
+  /// both.
   const settle = async () => {
-    for (const doc of docs)
+    for (const doc of docs) {
       await s.diagnosticsFor(doc.uri, doc.version, 60000);
+      await s.stats(doc.uri);
+    }
     checkPublished();
   };
+  const lastPublished = (uri) => [...s.diagnostics].reverse().find((d) => d.uri === uri);
 
   const started = performance.now();
   try {
@@ -339,16 +346,20 @@ export async function replay({ edits = 10000, seed = 1, log = () => {}, args = [
       await settle();
       figures.rss.end = rssMiB(s.process.pid);
       for (const doc of docs) {
-        const last = s.diagnostics.find((d) => d.uri === doc.uri);
+        const last = lastPublished(doc.uri);
         if (!last || last.version !== doc.version)
           problem(`${doc.name}: last diagnostics for version ${last?.version}, not ${doc.version}`);
         const fresh = path.join(dir, `fresh-${doc.name}`);
         fs.writeFileSync(fresh, doc.text);
         s.open(uriOf(fresh), doc.text);
-        const expected = (await s.diagnosticsFor(uriOf(fresh), 1, 60000)).diagnostics;
+        await s.diagnosticsFor(uriOf(fresh), 1, 60000);
+        await s.stats(uriOf(fresh));
+        const expected = lastPublished(uriOf(fresh)).diagnostics;
         const strip = (ds) => JSON.stringify(ds.map(({ range, message, code, source }) => ({ range, message, code, source })));
         if (strip(last?.diagnostics ?? []) !== strip(expected))
-          problem(`${doc.name}: final diagnostics differ from those of its final text opened fresh`);
+          problem(`${doc.name}: final diagnostics differ from those of its final text opened fresh:\n` +
+                  `    edited: ${strip(last?.diagnostics ?? []).slice(0, 1500)}\n` +
+                  `    fresh:  ${strip(expected).slice(0, 1500)}`);
       }
     }
     if (!alive()) problem(`the server exited (${exitCode ?? s.process.signalCode})`);

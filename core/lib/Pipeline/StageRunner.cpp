@@ -23,7 +23,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -71,7 +70,6 @@ static std::string fingerprintText(StageId stage, ModuleOp kernel) {
   (*copy)->removeAttr(kInputKeyAttr);
   return productBytes(*copy);
 }
-
 
 //===----------------------------------------------------------------------===//
 // Fault containment
