@@ -112,6 +112,26 @@ test('abort() in a pass (what a failed assert does): an internal failure, the se
   }
 });
 
+test('a crash in the target stage (after the checked program was published): published again, naming it', async () => {
+  const s = await faultySession('accy-choir-serialize:crash:softmax');
+  try {
+    const a = openFile(s, twoKernels);
+    await s.diagnosticsFor(a.uri, 1, 60000);
+    // accy/stats answers once code generation ran; the last publication of
+    // the version is then final.
+    await s.stats(a.uri);
+    const last = [...s.diagnostics].reverse().find((d) => d.uri === a.uri);
+    assert.equal(last.version, 1);
+    const d = of(last.diagnostics, 'softmax');
+    assert.equal(d.source, 'accy-choir-target');
+    assert.equal(d.code, 'accy-choir-serialize');
+    assert.match(d.message, /internal compiler error \(signal 11 .*\) while running 'accy-choir-serialize'/);
+    assert.equal(await s.shutdownAndExit(), 0);
+  } finally {
+    s.kill();
+  }
+});
+
 test('a pass that signals failure: a pass failure naming stage and pass', async () => {
   const s = await faultySession('accy-choir-saturate:fail:mlp');
   try {
