@@ -30,8 +30,11 @@ struct AccyServer::DocumentState {
                          llvm::ThreadPoolInterface *pool)
       : compiler(options, pool) {}
 
-  /// Used only by the document's worker thread.
+  /// check() runs on the document's worker, under the server's
+  /// compileSlot; generate() on the code generation thread, under
+  /// codegenMutex.
   DocumentCompiler compiler;
+  std::mutex codegenMutex;
 
   std::mutex mutex;
   std::condition_variable compiled;
@@ -48,7 +51,8 @@ AccyServer::AccyServer(ServerOptions options, ServerCallbacks &callbacks)
       compilePool(llvm::hardware_concurrency()),
       store(this->options.encoding),
       frontendPool(llvm::hardware_concurrency(2)),
-      stagePool(llvm::hardware_concurrency(4)) {}
+      stagePool(llvm::hardware_concurrency(4)),
+      codegenPool(llvm::hardware_concurrency(1)) {}
 
 AccyServer::~AccyServer() {
   // Waiting requests give up; then the scheduler stops every compile.
@@ -157,6 +161,24 @@ void AccyServer::scheduleCompile(const std::string &uri, bool immediate) {
       immediate);
 }
 
+/// Makes `result` the document's latest. Holds doc.mutex.
+void AccyServer::setLatest(DocumentState &doc,
+                           std::shared_ptr<const CompileResult> result) {
+  doc.counters.cachedProducts = doc.compiler.cachedProducts();
+  doc.latest = std::move(result);
+  doc.compiled.notify_all();
+}
+
+/// Whether `result` is of the document's current version and generation:
+/// what the client would see. Holds doc.mutex.
+bool AccyServer::isCurrent(const std::string &uri, const DocumentState &doc,
+                           const CompileResult &result) {
+  std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
+  return !doc.closed && current &&
+         current->version == result.document().version &&
+         doc.generation == result.generation();
+}
+
 std::optional<std::chrono::duration<double>>
 AccyServer::compileJob(const std::string &uri,
                        std::shared_ptr<const DocumentSnapshot> snapshot,
@@ -171,54 +193,77 @@ AccyServer::compileJob(const std::string &uri,
     ++doc->counters.started;
   }
   auto start = std::chrono::steady_clock::now();
-  std::optional<std::chrono::duration<double>> toDiagnostics;
-  // Makes `result` the document's latest and publishes its diagnostics,
-  // unless the client has already replaced its version.
-  auto deliver = [&](std::shared_ptr<const CompileResult> result,
-                     bool publish) {
-    std::lock_guard<std::mutex> lock(doc->mutex);
-    doc->counters.cachedProducts = doc->compiler.cachedProducts();
-    doc->latest = result;
-    doc->compiled.notify_all();
-    std::shared_ptr<const DocumentSnapshot> current = store.get(uri);
-    if (!publish || cancelled.load() || doc->closed || !current ||
-        current->version != snapshot->version || doc->generation != generation)
-      return;
-    callbacks.publishDiagnostics(uri, snapshot->version,
-                                 collectDiagnostics(*result, encoding()));
-    if (!toDiagnostics)
-      toDiagnostics = std::chrono::steady_clock::now() - start;
-  };
-
-  callbacks.compileStarted(uri, snapshot->version);
-  std::shared_ptr<const CompileResult> result = doc->compiler.compile(
+  uint64_t compile = nextCompile++;
+  callbacks.compileStarted(uri, snapshot->version, compile);
+  std::shared_ptr<const CompileResult> checked = doc->compiler.check(
       *snapshot, generation, cancelled,
-      [&](StageId stage) { callbacks.stageStarted(uri, stage); },
-      [&](std::shared_ptr<const CompileResult> checked) {
-        // Other documents release their products before anyone hears of
-        // this compile, so what the client asks next sees the state after.
-        retain(uri);
-        deliver(std::move(checked), /*publish=*/true);
-      });
-  callbacks.compileEnded(uri, !result);
-  if (!result) {
+      [&](StageId stage) { callbacks.stageStarted(compile, stage); });
+  if (!checked) {
+    callbacks.compileEnded(compile, /*cancelled=*/true);
     std::lock_guard<std::mutex> lock(doc->mutex);
     ++doc->counters.cancelled;
-    return toDiagnostics;
+    return std::nullopt;
   }
-  bool checkedPublished = toDiagnostics.has_value();
-  if (!checkedPublished)
-    retain(uri);
+  // Other documents release their products before anyone hears of this
+  // compile, so what the client asks next sees the state after it.
+  retain(uri);
   {
     std::lock_guard<std::mutex> lock(doc->mutex);
     ++doc->counters.finished;
+    setLatest(*doc, checked);
+    // Never publish for a version the client has already replaced.
+    if (!cancelled.load() && isCurrent(uri, *doc, *checked))
+      callbacks.publishDiagnostics(uri, snapshot->version,
+                                   collectDiagnostics(*checked, encoding()));
   }
+  std::chrono::duration<double> toDiagnostics =
+      std::chrono::steady_clock::now() - start;
+  if (checked->complete()) {
+    callbacks.compileEnded(compile, /*cancelled=*/false);
+    return toDiagnostics;
+  }
+  if (options.backgroundCodegen)
+    codegenPool.async([this, uri, doc, checked, compile] {
+      generateJob(uri, *doc, checked, compile);
+    });
+  else
+    generateJob(uri, *doc, checked, compile);
+  return toDiagnostics;
+}
+
+void AccyServer::generateJob(const std::string &uri, DocumentState &doc,
+                             std::shared_ptr<const CompileResult> checked,
+                             uint64_t compile) {
+  std::lock_guard<std::mutex> codegen(doc.codegenMutex);
+  bool superseded;
+  {
+    std::lock_guard<std::mutex> lock(doc.mutex);
+    superseded = doc.closed || doc.latest->document().version !=
+                                   checked->document().version ||
+                 doc.latest->generation() != checked->generation();
+  }
+  if (superseded) {
+    callbacks.compileEnded(compile, /*cancelled=*/true);
+    return;
+  }
+  callbacks.stageStarted(compile, StageId::Target);
+  std::shared_ptr<const CompileResult> result = doc.compiler.generate(*checked);
+  callbacks.compileEnded(compile, /*cancelled=*/false);
+  std::lock_guard<std::mutex> lock(doc.mutex);
+  if (doc.latest->document().version != checked->document().version ||
+      doc.latest->generation() != checked->generation())
+    return;
+  // Released while generating: keep the records only.
+  if (!doc.latest->retainsProducts()) {
+    doc.compiler.releaseTargetProducts();
+    result = result->withoutProducts();
+  }
+  setLatest(doc, result);
   // The target stage adds diagnostics only when it fails.
-  deliver(result, !checkedPublished ||
-                      !result->record(StageId::Target).failures.empty());
-  return toDiagnostics ? toDiagnostics
-                       : std::optional<std::chrono::duration<double>>(
-                             std::chrono::steady_clock::now() - start);
+  if (!result->record(StageId::Target).failures.empty() &&
+      isCurrent(uri, doc, *result))
+    callbacks.publishDiagnostics(uri, result->document().version,
+                                 collectDiagnostics(*result, encoding()));
 }
 
 void AccyServer::retain(const std::string &uri) {
@@ -238,6 +283,7 @@ void AccyServer::retain(const std::string &uri) {
   }
   // No other compile runs (this one holds the slot), so no cache is in use.
   for (const std::shared_ptr<DocumentState> &doc : released) {
+    std::lock_guard<std::mutex> codegen(doc->codegenMutex);
     doc->compiler.releaseProducts();
     std::lock_guard<std::mutex> lock(doc->mutex);
     doc->counters.cachedProducts = 0;

@@ -39,6 +39,12 @@ struct ServerOptions {
   /// The others keep their diagnostics and stage records; their next
   /// compile builds every kernel again.
   unsigned retainedDocuments = 3;
+  /// Whether the target stage runs on a thread of its own, so that the
+  /// next edit's check need not wait for it. With two cores it would only
+  /// take CPU from that check: code generation then runs on the worker,
+  /// after the diagnostics are published.
+  bool backgroundCodegen =
+      llvm::hardware_concurrency().compute_thread_count() > 2;
 };
 
 /// Why a request has no answer.
@@ -67,10 +73,13 @@ public:
   /// current version.
   virtual void publishDiagnostics(const std::string &uri, int64_t version,
                                   std::vector<Diagnostic> diagnostics) = 0;
-  /// A compile of the document starts, reaches a stage, and ends.
-  virtual void compileStarted(const std::string &uri, int64_t version) {}
-  virtual void stageStarted(const std::string &uri, StageId stage) {}
-  virtual void compileEnded(const std::string &uri, bool cancelled) {}
+  /// A compile of the document starts, reaches a stage, and ends; `compile`
+  /// tells it from the others, since one version's code generation may
+  /// still run when the next version's compile starts.
+  virtual void compileStarted(const std::string &uri, int64_t version,
+                              uint64_t compile) {}
+  virtual void stageStarted(uint64_t compile, StageId stage) {}
+  virtual void compileEnded(uint64_t compile, bool cancelled) {}
 };
 
 /// Counters of a document's compiles, for accy/stats.
@@ -161,14 +170,23 @@ private:
   void withCompile(const std::string &uri, CancelFlag cancelled,
                    bool needsProducts, bool complete, Callback<T> reply,
                    F &&compute);
-  /// Runs one compile job of a document (on its worker): publishes the
-  /// diagnostics once the program is checked, then generates code. Returns
-  /// the time to the diagnostics, for the debounce.
+  /// Runs one compile job of a document (on its worker): checks the
+  /// program, publishes its diagnostics and queues code generation.
+  /// Returns the time to the diagnostics, for the debounce.
   std::optional<std::chrono::duration<double>>
   compileJob(const std::string &uri,
              std::shared_ptr<const DocumentSnapshot> snapshot,
              std::shared_ptr<DocumentState> doc, uint64_t generation,
              const std::atomic<bool> &cancelled);
+  /// Generates code for `checked` (on the code generation thread), unless
+  /// a newer version was checked meanwhile.
+  void generateJob(const std::string &uri, DocumentState &doc,
+                   std::shared_ptr<const CompileResult> checked,
+                   uint64_t compile);
+  void setLatest(DocumentState &doc,
+                 std::shared_ptr<const CompileResult> result);
+  bool isCurrent(const std::string &uri, const DocumentState &doc,
+                 const CompileResult &result);
   /// Marks `uri` most recently compiled and releases the products of the
   /// documents beyond options.retainedDocuments. Holds compileSlot.
   void retain(const std::string &uri);
@@ -181,14 +199,17 @@ private:
   DocumentStore store;
   std::mutex statesMutex;
   std::map<std::string, std::shared_ptr<DocumentState>> states;
-  /// One compile at a time: a compile already uses every core (the kernels
+  /// One check at a time: a check already uses every core (the kernels
   /// of a stage compile in parallel), and the products of two compiles at
-  /// once would add to the peak memory.
+  /// once would add to the peak memory. Code generation runs beside it.
   std::mutex compileSlot;
   /// Documents holding products, most recently compiled first.
   std::vector<std::string> retainedOrder;
   llvm::StdThreadPool frontendPool;
   llvm::StdThreadPool stagePool;
+  /// One thread: the target stage of one document at a time.
+  llvm::StdThreadPool codegenPool;
+  std::atomic<uint64_t> nextCompile{0};
   Scheduler scheduler; // Destroyed first: no compile outlives the rest.
 };
 

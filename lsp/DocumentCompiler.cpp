@@ -63,11 +63,41 @@ DocumentCompiler::DocumentCompiler(CompileOptions options,
 
 DocumentCompiler::~DocumentCompiler() = default;
 
+/// Runs `stage` on `input` with `cache` and keeps its product in `slot` and
+/// its record in `record`; false when the stage failed.
+static bool runStageInto(StageId stage, mlir::ModuleOp input,
+                         const CompileOptions &options, ProductCache &cache,
+                         const SourceMap &sourceMap,
+                         std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> &slot,
+                         StageRecord &record) {
+  StageOutput out = runStage(stage, input, options.stages, &sourceMap, &cache);
+  record = std::move(out.record);
+  if (!out.product)
+    return false;
+  if (llvm::Error err = verifyChain(input, *out.product)) {
+    record.failInternally(llvm::toString(std::move(err)));
+    return false;
+  }
+  slot = std::make_shared<mlir::OwningOpRef<mlir::ModuleOp>>(
+      std::move(out.product));
+  return true;
+}
+
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+/// The stages a check runs after semantic.
+static constexpr StageId kCheckedStages[] = {StageId::Contract, StageId::Tensor,
+                                             StageId::Dispatch, StageId::Memory,
+                                             StageId::Kernel};
+
 std::shared_ptr<const CompileResult>
-DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
-                          const std::atomic<bool> &cancelled,
-                          const StageCallback &onStage,
-                          const CheckedCallback &onChecked) {
+DocumentCompiler::check(const DocumentSnapshot &document, uint64_t generation,
+                        const std::atomic<bool> &cancelled,
+                        const StageCallback &onStage) {
   auto start = std::chrono::steady_clock::now();
   if (cancelled.load())
     return nullptr;
@@ -87,71 +117,64 @@ DocumentCompiler::compile(const DocumentSnapshot &document, uint64_t generation,
   for (StageId stage : kAllStages)
     result->records[stageIndex(stage)].stage = stage;
 
-  // The stages after semantic, as Compiler::runStages runs them, with a
-  // check for a newer version between stages.
+  // The stages after semantic up to `kernel`, as Compiler::runStages runs
+  // them, with a check for a newer version between stages.
   bool ok = result->semanticStage->succeeded();
-  for (StageId stage : kAllStages) {
-    if (stage == StageId::Semantic || !ok ||
-        stageIndex(stage) > stageIndex(options.stopAfter))
-      continue;
+  for (StageId stage : kCheckedStages) {
+    if (!ok || stageIndex(stage) > stageIndex(options.stopAfter))
+      break;
     if (cancelled.load())
       return nullptr;
-    if (stage == StageId::Target)
-      onChecked(checkedPart(*result, start));
     onStage(stage);
-    mlir::ModuleOp input = result->product(*previousStage(stage));
-    StageOutput out =
-        runStage(stage, input, options.stages,
-                 &result->semanticStage->sourceMap(), &cache);
-    StageRecord &record = result->records[stageIndex(stage)];
-    record = std::move(out.record);
-    if (!out.product) {
-      ok = false;
-      continue;
-    }
-    if (llvm::Error err = verifyChain(input, *out.product)) {
-      record.failInternally(llvm::toString(std::move(err)));
-      ok = false;
-      continue;
-    }
-    result->products[stageIndex(stage)] =
-        std::make_shared<mlir::OwningOpRef<mlir::ModuleOp>>(
-            std::move(out.product));
+    ok = runStageInto(stage, result->product(*previousStage(stage)), options,
+                      cache, result->semanticStage->sourceMap(),
+                      result->products[stageIndex(stage)],
+                      result->records[stageIndex(stage)]);
   }
-  result->elapsed = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
+  result->elapsed = secondsSince(start);
+  result->isComplete =
+      !ok || stageIndex(options.stopAfter) < stageIndex(StageId::Target);
   if (ok)
-    trimCache(*result);
+    trimCache(cache, *result, kCheckedStages);
+  checkedProducts = cache.size();
   return result;
 }
 
-std::shared_ptr<const CompileResult> DocumentCompiler::checkedPart(
-    const CompileResult &result,
-    std::chrono::steady_clock::time_point start) {
-  std::shared_ptr<CompileResult> checked = result.copy(/*withProducts=*/true);
-  checked->elapsed = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
-  checked->isComplete = false;
-  return checked;
+std::shared_ptr<const CompileResult>
+DocumentCompiler::generate(const CompileResult &checked) {
+  auto start = std::chrono::steady_clock::now();
+  std::shared_ptr<CompileResult> result = checked.copy(/*withProducts=*/true);
+  const StageId target[] = {StageId::Target};
+  bool ok = runStageInto(StageId::Target, result->product(StageId::Kernel),
+                         options, targetCache,
+                         result->semanticStage->sourceMap(),
+                         result->products[stageIndex(StageId::Target)],
+                         result->records[stageIndex(StageId::Target)]);
+  result->elapsed += secondsSince(start);
+  result->isComplete = true;
+  if (ok)
+    trimCache(targetCache, *result, target);
+  targetProducts = targetCache.size();
+  return result;
 }
 
-void DocumentCompiler::trimCache(const CompileResult &latest) {
+void DocumentCompiler::trimCache(ProductCache &stageCache,
+                                 const CompileResult &latest,
+                                 llvm::ArrayRef<StageId> stages) {
   size_t live = 0;
-  for (StageId stage : kAllStages)
-    if (stage != StageId::Semantic && latest.product(stage))
+  for (StageId stage : stages)
+    if (latest.product(stage))
       live += kernelModules(latest.product(stage)).size();
   // Rebuilding costs a clone per product: do it only once the products of
   // older versions outnumber the live ones.
-  if (cache.size() <= 2 * live + 16)
+  if (stageCache.size() <= 2 * live + 16)
     return;
   ProductCache trimmed;
-  for (StageId stage : kAllStages) {
-    if (stage == StageId::Semantic || !latest.product(stage))
+  for (StageId stage : stages) {
+    if (!latest.product(stage))
       continue;
     for (mlir::ModuleOp kernel : kernelModules(latest.product(stage)))
       trimmed.store(kernelKey(kernel), kernel);
   }
-  cache = std::move(trimmed);
+  stageCache = std::move(trimmed);
 }

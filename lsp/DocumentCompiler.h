@@ -7,11 +7,12 @@
 // "Incrementality"); the cache is trimmed to the products of the latest
 // complete compile when it grows, so memory stays bounded while editing.
 //
-// A compile hands out its result twice: once the stages that check the
-// program (semantic to kernel) have run, and again when the target stage
-// has generated code, which takes longer than all of them together. The
-// first is what diagnostics are published from, as `cargo check` or
-// clangd publish without generating code; the second shares its products.
+// A compile comes in two parts: check() runs the stages that check the
+// program (semantic to kernel), and generate() runs the target stage, whose
+// code generation takes longer than all of them together, on check()'s
+// result. Diagnostics are published after the first, as `cargo check` and
+// clangd publish without generating code, and generate() can run beside
+// the next version's check().
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_DOCUMENTCOMPILER_H
@@ -25,7 +26,6 @@
 
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -82,38 +82,48 @@ class DocumentCompiler {
 public:
   /// Called before each stage runs.
   using StageCallback = std::function<void(StageId stage)>;
-  /// Called with the result of the stages before `target`, when they
-  /// succeeded and the target stage is about to run.
-  using CheckedCallback =
-      std::function<void(std::shared_ptr<const CompileResult> checked)>;
 
   DocumentCompiler(CompileOptions options, llvm::ThreadPoolInterface *pool);
   ~DocumentCompiler();
 
-  /// Compiles `document` through every stage; null when `cancelled` was set
-  /// before the compile finished (a newer version is coming).
+  /// Runs the stages that check `document`, semantic to kernel; null when
+  /// `cancelled` was set first (a newer version is coming). The result is
+  /// complete() unless the target stage is still to run.
   std::shared_ptr<const CompileResult>
-  compile(const DocumentSnapshot &document, uint64_t generation,
-          const std::atomic<bool> &cancelled, const StageCallback &onStage,
-          const CheckedCallback &onChecked);
+  check(const DocumentSnapshot &document, uint64_t generation,
+        const std::atomic<bool> &cancelled, const StageCallback &onStage);
+  /// Runs the target stage on a result of check(): the complete result,
+  /// sharing the checked products. May run while a later check() does
+  /// (they keep separate caches), but not beside another generate().
+  std::shared_ptr<const CompileResult> generate(const CompileResult &checked);
 
   /// Kernel products held for reuse.
-  size_t cachedProducts() const { return cache.size(); }
+  size_t cachedProducts() const { return checkedProducts + targetProducts; }
   /// Forgets the products held for reuse: the next compile builds every
-  /// kernel again.
-  void releaseProducts() { cache.clear(); }
+  /// kernel again. Neither check() nor generate() may be running.
+  void releaseProducts() {
+    cache.clear();
+    checkedProducts = 0;
+    releaseTargetProducts();
+  }
+  /// The same for the target stage's products; generate() may not be
+  /// running.
+  void releaseTargetProducts() {
+    targetCache.clear();
+    targetProducts = 0;
+  }
 
 private:
-  /// What `result` holds so far, sharing its products: the stages before
-  /// `target` of a compile that began at `start`.
-  static std::shared_ptr<const CompileResult>
-  checkedPart(const CompileResult &result,
-              std::chrono::steady_clock::time_point start);
-  void trimCache(const CompileResult &latest);
+  /// Keeps in `stageCache` only the products of `stages` in `latest`, once
+  /// older ones outnumber them.
+  static void trimCache(ProductCache &stageCache, const CompileResult &latest,
+                        llvm::ArrayRef<StageId> stages);
 
   CompileOptions options;
   std::shared_ptr<mlir::MLIRContext> context;
-  ProductCache cache;
+  /// The products of the stages check() runs, and those of the target stage.
+  ProductCache cache, targetCache;
+  std::atomic<size_t> checkedProducts{0}, targetProducts{0};
 };
 
 } // namespace accy::lsp

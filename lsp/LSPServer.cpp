@@ -281,18 +281,21 @@ void LSPServer::publishDiagnostics(const std::string &uri, int64_t version,
                      {"diagnostics", json(diagnostics)}});
 }
 
-void LSPServer::compileStarted(const std::string &uri, int64_t version) {
-  progress.begin(uri, "accy: compiling " + uri + " (version " +
-                          std::to_string(version) + ")");
+void LSPServer::compileStarted(const std::string &uri, int64_t version,
+                               uint64_t compile) {
+  progress.begin(std::to_string(compile),
+                 "accy: compiling " + uri + " (version " +
+                     std::to_string(version) + ")");
 }
 
-void LSPServer::stageStarted(const std::string &uri, StageId stage) {
-  progress.report(uri, stageName(stage).str(),
+void LSPServer::stageStarted(uint64_t compile, StageId stage) {
+  progress.report(std::to_string(compile), stageName(stage).str(),
                   stageIndex(stage) * 100 / kNumStages);
 }
 
-void LSPServer::compileEnded(const std::string &uri, bool cancelled) {
-  progress.end(uri, cancelled ? "cancelled by a newer edit" : "done");
+void LSPServer::compileEnded(uint64_t compile, bool cancelled) {
+  progress.end(std::to_string(compile),
+               cancelled ? "cancelled by a newer edit" : "done");
 }
 
 //===----------------------------------------------------------------------===//

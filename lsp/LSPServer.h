@@ -32,9 +32,10 @@ private:
   // ServerCallbacks.
   void publishDiagnostics(const std::string &uri, int64_t version,
                           std::vector<Diagnostic> diagnostics) override;
-  void compileStarted(const std::string &uri, int64_t version) override;
-  void stageStarted(const std::string &uri, StageId stage) override;
-  void compileEnded(const std::string &uri, bool cancelled) override;
+  void compileStarted(const std::string &uri, int64_t version,
+                      uint64_t compile) override;
+  void stageStarted(uint64_t compile, StageId stage) override;
+  void compileEnded(uint64_t compile, bool cancelled) override;
 
   /// Registers a request handler that runs only while the server is
   /// initialized and not shut down.

@@ -42,7 +42,7 @@ private:
   RpcConnection &connection;
   bool enabled = false;
   std::mutex mutex;
-  /// The open progress of each document, by document URI.
+  /// The open progress of each compile, by the key its caller gave.
   std::map<std::string, std::shared_ptr<Token>> open;
   unsigned nextToken = 0;
 };

@@ -4,6 +4,8 @@
 //
 // Reports p50/p95 of
 //   - keystroke to diagnostics of that version (an edit inside one kernel),
+//     at a typist's pace and with each keystroke right after the last one's
+//     requests,
 //   - hover on a kernel (its stage table) and on a let name,
 //   - completion,
 // the time to the first diagnostics of the file, the peak resident memory
@@ -22,6 +24,8 @@ import { Session, uriOf, positionOf } from '../../tests/lsp/harness.mjs';
 const KERNELS = 50;
 const EDITS = Number(process.env.EDITS ?? 60);
 const FILES_FOR_MEMORY = 20;
+// A typist at 40 words per minute: 200 characters a minute.
+const TYPING_PACE_MS = 300;
 
 /// 50 kernels of 20 lines each: softmax, layer norm and MLP shapes.
 function generate() {
@@ -70,7 +74,10 @@ function peakRssMiB(pid) {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
-async function editingSession(dir, text) {
+/// Edits inside one kernel at a time, each followed by a hover on that
+/// kernel, a hover on a name and a completion; the next edit comes
+/// `paceMs` after the previous one (at once, when its requests took longer).
+async function editingSession(dir, text, paceMs) {
   const file = path.join(dir, 'bench.accy');
   fs.writeFileSync(file, text);
   const uri = uriOf(file);
@@ -89,6 +96,7 @@ async function editingSession(dir, text) {
       const lines = current.split('\n');
       lines[digit.line] = lines[digit.line].slice(0, digit.character) + next + lines[digit.line].slice(digit.character + 1);
       current = lines.join('\n');
+      const sent = performance.now();
       const [ms, published] = await timed(async () => {
         const version = s.change(uri, [{ range: { start: digit, end: { line: digit.line, character: digit.character + 1 } }, text: next }]);
         return s.diagnosticsFor(uri, version);
@@ -98,6 +106,8 @@ async function editingSession(dir, text) {
       kernelHovers.push((await timed(() => s.request('textDocument/hover', { textDocument: { uri }, position: positionOf(current, `k${j}(`) })))[0]);
       nameHovers.push((await timed(() => s.request('textDocument/hover', { textDocument: { uri }, position: positionOf(current, 'let var', j) })))[0]);
       completions.push((await timed(() => s.request('textDocument/completion', { textDocument: { uri }, position: digit })))[0]);
+      const rest = sent + paceMs - performance.now();
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
     const stats = await s.stats(uri);
     const ran = stats.stages.map((st) => `${st.stage} ${st.kernels.filter((k) => k.status === 'compiled').length} (${(st.seconds * 1e3).toFixed(1)} ms)`).join(', ');
@@ -146,10 +156,12 @@ function accycTimes(dir, text, edited) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accy-lsp-bench-'));
 try {
   const text = generate();
-  const session = await editingSession(dir, text);
+  const session = await editingSession(dir, text, 0);
+  const paced = await editingSession(dir, text, TYPING_PACE_MS);
   console.log(`file: ${text.split('\n').length - 1} lines, ${KERNELS} kernels; ${EDITS} edits, each inside one kernel`);
   console.log(`first diagnostics after open: ${session.first.toFixed(0)} ms`);
-  console.log(`keystroke -> diagnostics:     ${summary(session.diagnostics)}`);
+  console.log(`keystroke -> diagnostics, one keystroke every ${TYPING_PACE_MS} ms: ${summary(paced.diagnostics)}`);
+  console.log(`keystroke -> diagnostics, each keystroke right after the last one's requests: ${summary(session.diagnostics)}`);
   console.log(`hover on a kernel:            ${summary(session.kernelHovers)}`);
   console.log(`hover on a let name:          ${summary(session.nameHovers)}`);
   console.log(`completion:                   ${summary(session.completions)}`);

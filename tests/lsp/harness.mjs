@@ -23,8 +23,11 @@ export function serverPath() {
 const servers = new Set();
 after(() => { for (const server of servers) server.kill(); });
 
+/// Options every server of the run gets, e.g. ACCY_LSP_ARGS="--background-codegen on".
+const extraArgs = (process.env.ACCY_LSP_ARGS ?? '').split(' ').filter(Boolean);
+
 function spawnServer(args = []) {
-  const server = spawn(serverPath(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const server = spawn(serverPath(), [...extraArgs, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   servers.add(server);
   server.on('exit', () => servers.delete(server));
   return server;
