@@ -5,6 +5,7 @@
 #include "PTXMerge.h"
 
 #include "accy/Stages/Dispatch/Plan.h"
+#include "accy/Support/FileWriting.h"
 #include "accy/Target/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -180,25 +181,12 @@ accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
 llvm::Error accy::target::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
                                          llvm::StringRef directory,
                                          llvm::StringRef stem) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(directory))
-    return makeError("cannot create " + directory + ": " + ec.message());
   for (const Artifact &artifact : artifacts) {
     llvm::SmallString<256> path(directory);
     llvm::sys::path::append(path, artifact.fileName(stem));
-    if (auto existing = llvm::MemoryBuffer::getFile(path, /*IsText=*/false))
-      if ((*existing)->getBuffer() == artifact.bytes)
-        continue;
-    llvm::SmallString<256> temporary(path);
-    temporary += ".tmp";
-    {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(temporary, ec);
-      if (ec)
-        return makeError("cannot write " + temporary + ": " + ec.message());
-      os << artifact.bytes;
-    }
-    if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
-      return makeError("cannot rename " + temporary + ": " + ec.message());
+    if (llvm::Expected<bool> written = writeFileIfChanged(path, artifact.bytes);
+        !written)
+      return written.takeError();
   }
   return llvm::Error::success();
 }

@@ -2,24 +2,13 @@
 #ifndef ACCY_PIPELINE_STAGEFILE_H
 #define ACCY_PIPELINE_STAGEFILE_H
 
+#include "accy/Support/FileWriting.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
 namespace accy {
-
-/// Writes `bytes` to `path` only when the file's bytes differ: a temporary
-/// file of a unique name in the same directory, compared, then renamed over
-/// the target. An unchanged file keeps its timestamp (so Ninja's restat
-/// stops there). A write that fails (a full disk, a file size limit, a
-/// read-only directory) is an error naming the file and leaves the target
-/// as it was and no temporary file. Returns true when the file was written.
-///
-/// Test hook: with ACCY_TEST_KILL_WRITING=NAME in the environment, the
-/// process kills itself with SIGKILL halfway through writing the temporary
-/// file of an output whose file name is NAME (docs/cmake.md, "Faults").
-llvm::Expected<bool> writeFileIfChanged(llvm::StringRef path,
-                                        llvm::StringRef bytes);
 
 /// The bytes of a stage file holding `product`: its MLIR bytecode (as
 /// productBytes writes it) whose header's producer string carries a

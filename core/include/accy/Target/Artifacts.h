@@ -56,7 +56,7 @@ linkFileArtifacts(llvm::ArrayRef<mlir::ModuleOp> kernels,
                   llvm::StringRef stem);
 
 /// Writes `artifacts` as `<directory>/<artifact.fileName(stem)>`, each only
-/// when its bytes differ from what is there (write, compare, rename).
+/// when its bytes differ from what is there (writeFileIfChanged).
 llvm::Error writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
                            llvm::StringRef directory, llvm::StringRef stem);
 
