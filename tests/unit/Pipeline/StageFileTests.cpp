@@ -85,7 +85,8 @@ TEST_CASE("corrupt and truncated stage files give errors", "[stagefile]") {
   std::string bytes = productBytes(c.product(StageId::Contract));
 
   std::string good = dir.file("good.contract.mlirbc");
-  REQUIRE(written(writeFileIfChanged(good, bytes)));
+  REQUIRE(written(writeFileIfChanged(
+      good, stageFileBytes(c.product(StageId::Contract)))));
   auto read = readProductFile(*context, good);
   REQUIRE(static_cast<bool>(read));
   CHECK(succeeded(verifyProduct(**read, StageId::Contract)));
@@ -150,9 +151,10 @@ TEST_CASE("deeply nested, self-referring and over-counting stage files give "
   REQUIRE(written(writeFileIfChanged(
       bytecode, llvm::StringRef(reinterpret_cast<const char *>(selfReferring),
                                 sizeof(selfReferring)))));
+  // Bytecode without accyc's checksum never reaches MLIR's reader.
   auto bad = readProductFile(*context, bytecode);
   REQUIRE_FALSE(static_cast<bool>(bad));
-  CHECK(llvm::toString(bad.takeError()).find("nest too deep") !=
+  CHECK(llvm::toString(bad.takeError()).find("accyc did not write") !=
         std::string::npos);
 
   // Text nesting 100,000 brackets deep.
@@ -192,7 +194,7 @@ TEST_CASE("deeply nested, self-referring and over-counting stage files give "
                                sizeof(hugeCount)))));
   auto badCount = readProductFile(*context, counted);
   REQUIRE_FALSE(static_cast<bool>(badCount));
-  CHECK(llvm::toString(badCount.takeError()).find("entries in") !=
+  CHECK(llvm::toString(badCount.takeError()).find("accyc did not write") !=
         std::string::npos);
 
   // Nesting a stage file really has is fine, in text as in bytecode.
@@ -248,8 +250,9 @@ TEST_CASE("a stage file carries a checksum that catches any changed byte",
     CHECK(corrupt);
   }
 
-  // An empty file is corrupt too; files without a checksum (older accyc,
-  // other MLIR tools) are read unchecked.
+  // An empty file is corrupt too. Bytecode without a checksum (older accyc,
+  // other MLIR tools) is refused, but not as a corrupt stage file (which
+  // accyc would delete); its text form is read.
   REQUIRE(written(writeFileIfChanged(path, "")));
   auto empty = readProductFile(*context, path);
   REQUIRE_FALSE(static_cast<bool>(empty));
@@ -257,7 +260,18 @@ TEST_CASE("a stage file carries a checksum that catches any changed byte",
       empty.takeError(), [](const CorruptStageFileError &) {})));
   REQUIRE(written(writeFileIfChanged(path, productBytes(product))));
   auto legacy = readProductFile(*context, path);
-  REQUIRE(static_cast<bool>(legacy));
+  REQUIRE_FALSE(static_cast<bool>(legacy));
+  std::string message;
+  llvm::handleAllErrors(
+      legacy.takeError(),
+      [&](const CorruptStageFileError &) { message = "corrupt"; },
+      [&](const llvm::ErrorInfoBase &error) { message = error.message(); });
+  CHECK_THAT(message, Catch::Contains("MLIR bytecode that accyc did not write"));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  product->print(os);
+  REQUIRE(written(writeFileIfChanged(path, text)));
+  CHECK(static_cast<bool>(readProductFile(*context, path)));
 }
 
 TEST_CASE("writers of one file at once never see each other's temporary",

@@ -36,8 +36,9 @@ public:
 /// Reads a stage file (MLIR bytecode or text) into a module. A file with a
 /// checksum (stageFileBytes) is checked first: a mismatch is a
 /// CorruptStageFileError. Other bad files (truncated, not MLIR) give an
-/// error naming the file, never a crash. Files without a checksum (older
-/// accyc, other MLIR tools, text) are read unchecked.
+/// error naming the file, never a crash. Bytecode without a checksum (older
+/// accyc, other MLIR tools) is refused: MLIR's bytecode reader crashes on
+/// damaged input. MLIR text is read unchecked.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 readProductFile(mlir::MLIRContext &context, llvm::StringRef path);
 
