@@ -211,10 +211,20 @@ private:
   llvm::DenseMap<Operation *, NestedCrash *> kernels;
 };
 
-/// Wraps every pass execution of one stage run (an MLIR action handler on
-/// the context, installed only when crash recovery is enabled or the test
-/// hook is set; no other thread uses the context between the stage runs of
-/// a compile).
+/// The kernels every stage run in the process is compiling (stage runs on
+/// one context may overlap: accy-lsp's code generation beside the next
+/// edit's check).
+static RunningKernels &runningKernels() {
+  static RunningKernels kernels;
+  return kernels;
+}
+
+/// Wraps every pass execution on a context that runs stages (an MLIR action
+/// handler, installed by the first stage run on the context and kept for
+/// its lifetime, so that overlapping stage runs never install or remove it
+/// under each other; only when crash recovery is enabled or the test hook
+/// is set). Passes of kernels no stage run is compiling run as they would
+/// without it.
 ///
 /// A pass on the kernel module runs on the kernel's own thread, inside the
 /// recovery context of that kernel's run (PipelineRun::run). A pass of a
@@ -224,45 +234,40 @@ private:
 /// for the kernel's run, which stops at its next pass and reports it.
 class PassExecutionGuard {
 public:
-  PassExecutionGuard(MLIRContext *context, RunningKernels &kernels)
-      : kernels(kernels), fault(injectedFault()),
-        recovery(crashRecoveryEnabled()) {
-    if (!fault && !recovery)
+  /// Installs the handler on `context` unless it has one (ours, from an
+  /// earlier stage run: the first stage run of a context overlaps no other).
+  static void install(MLIRContext *context) {
+    if (!injectedFault() && !crashRecoveryEnabled())
       return;
-    this->context = context;
-    context->registerActionHandler(
-        [this](llvm::function_ref<void()> transform,
-               const tracing::Action &action) { handle(transform, action); });
-  }
-  ~PassExecutionGuard() {
-    if (context)
-      context->registerActionHandler(nullptr);
+    if (!context->hasActionHandler())
+      context->registerActionHandler(handle);
   }
 
 private:
-  void handle(llvm::function_ref<void()> transform,
-              const tracing::Action &action) {
+  static void handle(llvm::function_ref<void()> transform,
+                     const tracing::Action &action) {
     auto *exec = dyn_cast<PassExecutionAction>(&action);
     if (!exec)
       return transform();
     Operation *root = exec->getOp();
     while (Operation *parent = root->getParentOp())
       root = parent;
+    const std::optional<InjectedFault> &fault = injectedFault();
     auto body = [&] {
       if (fault)
         inject(*fault, *exec, root);
       transform();
     };
-    if (!recovery)
+    NestedCrash *crash = runningKernels().find(root);
+    if (!crash || !crashRecoveryEnabled())
       return body();
-    NestedCrash *crash = kernels.find(root);
     llvm::CrashRecoveryContext *own = llvm::CrashRecoveryContext::GetCurrent();
     if (own && exec->getOp() == root) {
       // A pass on the kernel module itself, on the kernel's own thread,
       // inside its run's recovery context: a crash here unwinds to that run
       // through pass manager frames only. A crash a nested pass recovered
       // from ends the run here, before this pass works on the IR it left.
-      if (crash && crash->crashed.load())
+      if (crash->crashed.load())
         own->HandleExit(1);
       return body();
     }
@@ -271,10 +276,10 @@ private:
     // of a parallel loop: unwinding past that loop would leave its other
     // tasks running on a stack that is gone, so the crash is recovered
     // here, and the loop ends normally.
-    if (crash && crash->crashed.load())
+    if (crash->crashed.load())
       return; // no more passes on IR a crash left inconsistent
     llvm::CrashRecoveryContext nested;
-    if (nested.RunSafely(body) || !crash)
+    if (nested.RunSafely(body))
       return;
     std::string description = crashDescription(nested.RetCode);
     std::lock_guard<std::mutex> lock(crash->mutex);
@@ -311,11 +316,6 @@ private:
       break;
     }
   }
-
-  RunningKernels &kernels;
-  const std::optional<InjectedFault> &fault;
-  bool recovery;
-  MLIRContext *context = nullptr;
 };
 } // namespace
 
@@ -516,8 +516,8 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
       toCompile.push_back(&job);
 
   installFatalErrorHandler();
-  RunningKernels running;
-  PassExecutionGuard guard(context, running);
+  PassExecutionGuard::install(context);
+  RunningKernels &running = runningKernels();
 
   // Then every other kernel, on several threads when the context has them:
   // kernels are independent, and each job writes only its own slot.
