@@ -37,8 +37,8 @@ public:
 /// checksum (stageFileBytes) is checked first: a mismatch is a
 /// CorruptStageFileError. Other bad files (truncated, not MLIR) give an
 /// error naming the file, never a crash. Bytecode without a checksum (older
-/// accyc, other MLIR tools) is refused: MLIR's bytecode reader crashes on
-/// damaged input. MLIR text is read unchecked.
+/// accyc, other MLIR tools) and MLIR text are refused: MLIR's readers crash
+/// on some damaged input, so they only see bytes accyc wrote.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 readProductFile(mlir::MLIRContext &context, llvm::StringRef path);
 
