@@ -14,6 +14,7 @@
 #include "Uri.h"
 
 #include <algorithm>
+#include <utility>
 #include <condition_variable>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -161,12 +162,17 @@ void AccyServer::scheduleCompile(const std::string &uri, bool immediate) {
       immediate);
 }
 
-/// Makes `result` the document's latest. Holds doc.mutex.
-void AccyServer::setLatest(DocumentState &doc,
-                           std::shared_ptr<const CompileResult> result) {
+/// Makes `result` the document's latest and returns the one it replaces,
+/// for the caller to release outside the lock: freeing a version's products
+/// takes a while. Holds doc.mutex.
+std::shared_ptr<const CompileResult>
+AccyServer::setLatest(DocumentState &doc,
+                      std::shared_ptr<const CompileResult> result) {
   doc.counters.cachedProducts = doc.compiler.cachedProducts();
-  doc.latest = std::move(result);
+  std::shared_ptr<const CompileResult> replaced =
+      std::exchange(doc.latest, std::move(result));
   doc.compiled.notify_all();
+  return replaced;
 }
 
 /// Whether `result` is of the document's current version and generation:
@@ -207,10 +213,11 @@ AccyServer::compileJob(const std::string &uri,
   // Other documents release their products before anyone hears of this
   // compile, so what the client asks next sees the state after it.
   retain(uri);
+  std::shared_ptr<const CompileResult> replaced;
   {
     std::lock_guard<std::mutex> lock(doc->mutex);
     ++doc->counters.finished;
-    setLatest(*doc, checked);
+    replaced = setLatest(*doc, checked);
     // Never publish for a version the client has already replaced.
     if (!cancelled.load() && isCurrent(uri, *doc, *checked))
       callbacks.publishDiagnostics(uri, snapshot->version,
@@ -218,6 +225,7 @@ AccyServer::compileJob(const std::string &uri,
   }
   std::chrono::duration<double> toDiagnostics =
       std::chrono::steady_clock::now() - start;
+  replaced.reset(); // the older version's products, once the diagnostics are out
   if (checked->complete()) {
     callbacks.compileEnded(compile, /*cancelled=*/false);
     return toDiagnostics;
@@ -258,7 +266,7 @@ void AccyServer::generateJob(const std::string &uri, DocumentState &doc,
     doc.compiler.releaseTargetProducts();
     result = result->withoutProducts();
   }
-  setLatest(doc, result);
+  setLatest(doc, result); // replaces `checked`, whose products it shares
   // The target stage adds diagnostics only when it fails.
   if (!result->record(StageId::Target).failures.empty() &&
       isCurrent(uri, doc, *result))

@@ -183,8 +183,8 @@ private:
   void generateJob(const std::string &uri, DocumentState &doc,
                    std::shared_ptr<const CompileResult> checked,
                    uint64_t compile);
-  void setLatest(DocumentState &doc,
-                 std::shared_ptr<const CompileResult> result);
+  std::shared_ptr<const CompileResult>
+  setLatest(DocumentState &doc, std::shared_ptr<const CompileResult> result);
   bool isCurrent(const std::string &uri, const DocumentState &doc,
                  const CompileResult &result);
   /// Marks `uri` most recently compiled and releases the products of the
