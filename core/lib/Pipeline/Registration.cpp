@@ -4,6 +4,7 @@
 
 #include "accy/Dialect/Choir/IR/Choir.h"
 
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -35,10 +36,16 @@
 void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
   using namespace mlir;
   registry.insert<accy::choir::ChoirDialect>();
+  // Every dialect and extension a stage pipeline depends on is registered
+  // here, up front: a pipeline whose dependencies the context lacks adds
+  // them to its registry on every run, from every thread compiling a kernel
+  // at once (MLIR 19's PassManager::run), and those additions race. DLTI is
+  // gpu-kernel-outlining's.
   registry.insert<affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
+                  DLTIDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, LLVM::LLVMDialect,
+                  linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, NVVM::NVVMDialect,
                   ROCDL::ROCDLDialect, scf::SCFDialect, tensor::TensorDialect,
                   vector::VectorDialect>();

@@ -5,8 +5,11 @@
 #include "PipelineTestUtil.h"
 
 #include "accy/Pipeline/Product.h"
+#include "accy/Pipeline/StageRunner.h"
 
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 using namespace accy;
 using namespace accy::test;
@@ -298,4 +301,28 @@ TEST_CASE("frontend errors stop before any product", "[compiler][failures]") {
   CHECK_FALSE(c.diagnostics().empty());
   CHECK(c.product(StageId::Semantic) == nullptr);
   CHECK(c.record(StageId::Semantic).status == StageStatus::Failed);
+}
+
+// MLIR 19's PassManager::run appends the pipeline's dependent dialects to
+// the context's registry before every run unless they are already a subset
+// of it, which dialect extensions never are; kernels run their pipelines on
+// several threads of one context at once, where those appends raced (a
+// double free found under AddressSanitizer). So no stage pipeline may
+// depend on anything the compiler's contexts do not register up front.
+TEST_CASE("no stage pipeline adds to the dialect registry of a compiler's "
+          "context",
+          "[compiler]") {
+  auto context = makeContext();
+  CompileOptions options = defaultOptions();
+  options.stages.targets = {"host", "sm_80", "sm_90", "gfx90a", "gfx942"};
+  for (StageId stage : kAllStages) {
+    if (stage == StageId::Semantic)
+      continue;
+    INFO(stageName(stage).str());
+    mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());
+    buildStagePipeline(stage, pm, options.stages);
+    mlir::DialectRegistry dependencies;
+    pm.getDependentDialects(dependencies);
+    CHECK(dependencies.isSubsetOf(context->getDialectRegistry()));
+  }
 }

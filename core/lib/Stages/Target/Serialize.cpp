@@ -19,11 +19,6 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Threading.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -86,14 +81,15 @@ void generateCode(CodegenJob &job) {
 
 struct SerializePass
     : public accy::target::impl::SerializeBase<SerializePass> {
+  /// The dialects only. Their LLVM IR translations are dialect extensions,
+  /// which the contexts that run this pass register with the dialects
+  /// (registerAccyDialects): MLIR 19's PassManager::run appends a
+  /// pipeline's dependent extensions to the context's registry on every
+  /// run, and kernels run their pipelines on several threads of one context
+  /// at once, where those appends raced (a double free).
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, NVVM::NVVMDialect,
                     ROCDL::ROCDLDialect>();
-    registerBuiltinDialectTranslation(registry);
-    registerGPUDialectTranslation(registry);
-    registerLLVMDialectTranslation(registry);
-    registerNVVMDialectTranslation(registry);
-    registerROCDLDialectTranslation(registry);
   }
 
   /// The job of a lowered gpu.module, or failure.
