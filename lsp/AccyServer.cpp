@@ -14,8 +14,8 @@
 #include "Uri.h"
 
 #include <algorithm>
-#include <utility>
 #include <condition_variable>
+#include <utility>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -243,12 +243,16 @@ void AccyServer::generateJob(const std::string &uri, DocumentState &doc,
                              std::shared_ptr<const CompileResult> checked,
                              uint64_t compile) {
   std::lock_guard<std::mutex> codegen(doc.codegenMutex);
+  // Whether the latest result is still of `checked`'s version and
+  // generation (perhaps released since). Holds doc.mutex.
+  auto stillLatest = [&] {
+    return doc.latest->document().version == checked->document().version &&
+           doc.latest->generation() == checked->generation();
+  };
   bool superseded;
   {
     std::lock_guard<std::mutex> lock(doc.mutex);
-    superseded = doc.closed || doc.latest->document().version !=
-                                   checked->document().version ||
-                 doc.latest->generation() != checked->generation();
+    superseded = doc.closed || !stillLatest();
   }
   if (superseded) {
     callbacks.compileEnded(compile, /*cancelled=*/true);
@@ -258,8 +262,7 @@ void AccyServer::generateJob(const std::string &uri, DocumentState &doc,
   std::shared_ptr<const CompileResult> result = doc.compiler.generate(*checked);
   callbacks.compileEnded(compile, /*cancelled=*/false);
   std::lock_guard<std::mutex> lock(doc.mutex);
-  if (doc.latest->document().version != checked->document().version ||
-      doc.latest->generation() != checked->generation())
+  if (!stillLatest())
     return;
   // Released while generating: keep the records only.
   if (!doc.latest->retainsProducts()) {
