@@ -19,6 +19,9 @@ namespace {
 // From cuda.h; the driver API's values are stable across versions.
 constexpr int kComputeCapabilityMajor = 75;
 constexpr int kComputeCapabilityMinor = 76;
+constexpr int kMultiprocessorCount = 16;
+constexpr int kMemoryClockRate = 36;      // kHz
+constexpr int kGlobalMemoryBusWidth = 37; // bits
 
 struct CudaApi {
   int (*init)(unsigned) = nullptr;
@@ -62,7 +65,9 @@ Status accy::createCudaDevice(std::unique_ptr<Device> &out) {
                         "cuLaunchKernel", "cuMemAlloc_v2", "cuMemFree_v2",
                         "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2",
                         "cuStreamSynchronize", "cuMemAllocAsync",
-                        "cuMemFreeAsync"},
+                        "cuMemFreeAsync", "cuEventCreate", "cuEventDestroy_v2",
+                        "cuEventRecord", "cuEventSynchronize",
+                        "cuEventElapsedTime"},
                        driver, missing);
   if (!missing.empty())
     return {ErrorCode::DeviceUnavailable,
@@ -96,6 +101,18 @@ Status accy::createCudaDevice(std::unique_ptr<Device> &out) {
   int capability = major * 10 + minor;
   driver.description = "cuda: " + std::string(name) + " (sm_" +
                        std::to_string(capability) + ")";
+  DeviceProperties &properties = driver.properties;
+  properties.name = name;
+  properties.computeCapability = capability;
+  // Informative only: an attribute the driver does not report stays 0.
+  int clockKHz = 0;
+  for (auto [value, attribute] :
+       {std::pair{&properties.multiprocessors, kMultiprocessorCount},
+        std::pair{&clockKHz, kMemoryClockRate},
+        std::pair{&properties.memoryBusWidthBits, kGlobalMemoryBusWidth}})
+    if (api.deviceGetAttribute(value, attribute, device) != 0)
+      *value = 0;
+  properties.memoryClockKHz = clockKHz;
   driver.makeCurrent = [setCurrent = api.ctxSetCurrent, context] {
     return setCurrent(context);
   };

@@ -20,6 +20,13 @@ public:
   virtual Status copyToHost(void *host, const void *device, size_t bytes,
                             Stream stream) = 0;
   virtual Status synchronize(Stream stream) = 0;
+  virtual DeviceProperties properties() const = 0;
+  virtual Status createEvent(void **event) = 0;
+  virtual Status destroyEvent(void *event) = 0;
+  virtual Status recordEvent(void *event, Stream stream) = 0;
+  virtual Status synchronizeEvent(void *event) = 0;
+  /// Milliseconds between two events that completed.
+  virtual Status elapsedMilliseconds(void *start, void *end, float *out) = 0;
   /// Runs `kernel` on arguments already checked against its signature;
   /// `symbols` are the values of the kernel summary's symbols.
   virtual Status launch(const detail::Kernel &kernel,

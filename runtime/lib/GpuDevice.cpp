@@ -91,10 +91,53 @@ public:
                 [&] { return driver.streamSynchronize(stream.handle); });
   }
 
+  DeviceProperties properties() const override { return driver.properties; }
+
+  Status createEvent(void **event) override {
+    if (Status missing = requireEvents(); !missing.ok())
+      return missing;
+    return call("creating an event",
+                [&] { return driver.eventCreate(event, 0); });
+  }
+  Status destroyEvent(void *event) override {
+    if (Status missing = requireEvents(); !missing.ok())
+      return missing;
+    return call("destroying an event",
+                [&] { return driver.eventDestroy(event); });
+  }
+  Status recordEvent(void *event, Stream stream) override {
+    if (Status missing = requireEvents(); !missing.ok())
+      return missing;
+    return call("recording an event",
+                [&] { return driver.eventRecord(event, stream.handle); });
+  }
+  Status synchronizeEvent(void *event) override {
+    if (Status missing = requireEvents(); !missing.ok())
+      return missing;
+    return call("waiting for an event",
+                [&] { return driver.eventSynchronize(event); });
+  }
+  Status elapsedMilliseconds(void *start, void *end, float *out) override {
+    if (Status missing = requireEvents(); !missing.ok())
+      return missing;
+    return call("reading the time between two events", [&] {
+      return driver.eventElapsedTime(out, start, end);
+    });
+  }
+
   Status launch(const detail::Kernel &kernel, const detail::TensorArg *args,
                 const int64_t *symbols, Stream stream) override;
 
 private:
+  Status requireEvents() const {
+    if (driver.eventCreate && driver.eventDestroy && driver.eventRecord &&
+        driver.eventSynchronize && driver.eventElapsedTime)
+      return {};
+    return {ErrorCode::DriverError,
+            std::string(deviceKindName(driver.kind)) +
+                ": the driver library has no events (timing is unavailable)"};
+  }
+
   template <typename F> Status call(const std::string &what, F &&f) {
     if (int result = driver.makeCurrent())
       return driverError(driver, ErrorCode::DriverError, "setting the device",
@@ -304,6 +347,11 @@ void accy::loadGpuDriverEntries(const SharedLibrary &lib,
   lib.get(symbols.streamSynchronize, &driver.streamSynchronize, missing);
   lib.getOptional(symbols.memAllocAsync, &driver.memAllocAsync);
   lib.getOptional(symbols.memFreeAsync, &driver.memFreeAsync);
+  lib.getOptional(symbols.eventCreate, &driver.eventCreate);
+  lib.getOptional(symbols.eventDestroy, &driver.eventDestroy);
+  lib.getOptional(symbols.eventRecord, &driver.eventRecord);
+  lib.getOptional(symbols.eventSynchronize, &driver.eventSynchronize);
+  lib.getOptional(symbols.eventElapsedTime, &driver.eventElapsedTime);
 }
 
 std::unique_ptr<Device> accy::createGpuDevice(GpuDriver driver) {

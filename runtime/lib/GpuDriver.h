@@ -21,6 +21,8 @@ struct GpuDriver {
   DeviceKind kind;
   /// "cuda: <device name> (sm_90)".
   std::string description;
+  /// What the driver reports about the device (zeros where it does not).
+  DeviceProperties properties;
   /// Makes the device current on the calling thread.
   std::function<int()> makeCurrent;
   /// The images of a module this device may load, best first; the first
@@ -46,6 +48,14 @@ struct GpuDriver {
   int (*memcpyDtoHAsync)(void *host, const void *device, size_t bytes,
                          void *stream) = nullptr;
   int (*streamSynchronize)(void *stream) = nullptr;
+  /// Events, for timing; null where the library lacks them (every CUDA
+  /// driver and HIP has them, but a missing one only disables timing).
+  int (*eventCreate)(void **event, unsigned flags) = nullptr;
+  int (*eventDestroy)(void *event) = nullptr;
+  int (*eventRecord)(void *event, void *stream) = nullptr;
+  int (*eventSynchronize)(void *event) = nullptr;
+  int (*eventElapsedTime)(float *milliseconds, void *start,
+                          void *end) = nullptr;
 };
 
 /// An open shared library; closes nothing (drivers stay loaded for the
@@ -80,6 +90,9 @@ struct GpuDriverSymbols {
       *memFree, *memcpyHtoDAsync, *memcpyDtoHAsync, *streamSynchronize;
   /// Optional (newer drivers).
   const char *memAllocAsync, *memFreeAsync;
+  /// Optional: without them only the Runtime's event calls fail.
+  const char *eventCreate, *eventDestroy, *eventRecord, *eventSynchronize,
+      *eventElapsedTime;
 };
 
 /// Fills the table's entry points from `lib`; appends the names of absent

@@ -43,7 +43,9 @@ Status accy::createHipDevice(std::unique_ptr<Device> &out) {
                         "hipModuleLaunchKernel", "hipMalloc", "hipFree",
                         "hipMemcpyHtoDAsync", "hipMemcpyDtoHAsync",
                         "hipStreamSynchronize", "hipMallocAsync",
-                        "hipFreeAsync"},
+                        "hipFreeAsync", "hipEventCreateWithFlags",
+                        "hipEventDestroy", "hipEventRecord",
+                        "hipEventSynchronize", "hipEventElapsedTime"},
                        driver, missing);
   if (!missing.empty())
     return {ErrorCode::DeviceUnavailable,
@@ -67,6 +69,7 @@ Status accy::createHipDevice(std::unique_ptr<Device> &out) {
   if (api.deviceGetName)
     (void)api.deviceGetName(name, sizeof name, 0);
   driver.description = "hip: " + std::string(name);
+  driver.properties.name = name;
   driver.makeCurrent = [setDevice = api.setDevice] { return setDevice(0); };
   driver.candidateImages = [](const detail::Module &module) {
     std::vector<const detail::Image *> images;

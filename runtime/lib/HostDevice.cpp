@@ -9,6 +9,7 @@
 
 #include "Device.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -16,6 +17,12 @@
 using namespace accy;
 
 namespace {
+
+/// A host event: when it was last recorded, if it was.
+struct HostEvent {
+  bool recorded = false;
+  std::chrono::steady_clock::time_point time;
+};
 
 class HostDevice final : public Device {
 public:
@@ -46,6 +53,40 @@ public:
     return {};
   }
   Status synchronize(Stream) override { return {}; }
+
+  DeviceProperties properties() const override {
+    DeviceProperties properties;
+    properties.name = "host";
+    return properties;
+  }
+
+  // Host launches finish before they return, so the clock at record() is
+  // the time the queued work was done.
+  Status createEvent(void **event) override {
+    *event = new HostEvent();
+    return {};
+  }
+  Status destroyEvent(void *event) override {
+    delete static_cast<HostEvent *>(event);
+    return {};
+  }
+  Status recordEvent(void *event, Stream) override {
+    auto *host = static_cast<HostEvent *>(event);
+    host->recorded = true;
+    host->time = std::chrono::steady_clock::now();
+    return {};
+  }
+  Status synchronizeEvent(void *) override { return {}; }
+  Status elapsedMilliseconds(void *start, void *end, float *out) override {
+    auto *from = static_cast<HostEvent *>(start);
+    auto *to = static_cast<HostEvent *>(end);
+    if (!from->recorded || !to->recorded)
+      return {ErrorCode::InvalidArgument,
+              "host: elapsed time between events that were not both recorded"};
+    *out = std::chrono::duration<float, std::milli>(to->time - from->time)
+               .count();
+    return {};
+  }
 
   Status launch(const detail::Kernel &kernel, const detail::TensorArg *args,
                 const int64_t *, Stream) override {

@@ -82,3 +82,30 @@ Status Runtime::copyToHost(void *host, const void *device, size_t bytes,
 Status Runtime::synchronize(Stream stream) {
   return device_ ? device_->synchronize(stream) : status_;
 }
+
+DeviceProperties Runtime::properties() const {
+  return device_ ? device_->properties() : DeviceProperties{};
+}
+
+Status Runtime::createEvent(void **event) {
+  *event = nullptr;
+  return device_ ? device_->createEvent(event) : status_;
+}
+
+Status Runtime::destroyEvent(void *event) {
+  if (!event)
+    return {};
+  return device_ ? device_->destroyEvent(event) : status_;
+}
+
+Status Runtime::recordEvent(void *event, Stream stream) {
+  return device_ ? device_->recordEvent(event, stream) : status_;
+}
+
+Status Runtime::synchronizeEvent(void *event) {
+  return device_ ? device_->synchronizeEvent(event) : status_;
+}
+
+Status Runtime::elapsedMilliseconds(void *start, void *end, float *out) {
+  return device_ ? device_->elapsedMilliseconds(start, end, out) : status_;
+}

@@ -109,6 +109,19 @@ struct Stream {
 enum class DeviceKind { Host, Cuda, Hip };
 const char *deviceKindName(DeviceKind kind);
 
+/// What the driver says about the selected device; 0 where it says nothing
+/// (always on the host; HIP reports only the name).
+struct DeviceProperties {
+  std::string name;
+  /// CUDA compute capability as major * 10 + minor (90 for sm_90).
+  int computeCapability = 0;
+  int multiprocessors = 0;
+  /// Peak memory clock and bus width; a DDR memory's peak bandwidth is
+  /// 2 * clock * width / 8 bytes per second.
+  int64_t memoryClockKHz = 0;
+  int memoryBusWidthBits = 0;
+};
+
 class Device;
 
 /// The device kernels run on, chosen from ACCY_DEVICE on first use:
@@ -134,6 +147,20 @@ public:
                     Stream stream = {});
   /// Waits for everything queued on `stream`.
   Status synchronize(Stream stream = {});
+
+  /// The selected device as its driver describes it.
+  DeviceProperties properties() const;
+
+  /// Events mark a point in a stream's work, for timing it (CUDA and HIP
+  /// events; on the host, where launches finish before they return, a
+  /// steady-clock reading). Event owns one; these are the same operations
+  /// without the ownership.
+  Status createEvent(void **event);
+  Status destroyEvent(void *event);
+  Status recordEvent(void *event, Stream stream = {});
+  Status synchronizeEvent(void *event);
+  /// Between two recorded events that completed (see synchronizeEvent).
+  Status elapsedMilliseconds(void *start, void *end, float *out);
 
   /// The backend, null when status() is an error. For generated code.
   Device *backend() const { return device_; }
@@ -178,6 +205,32 @@ public:
 private:
   void *data_ = nullptr;
   size_t size_ = 0;
+  Status status_;
+};
+
+/// An event on the runtime's device, destroyed when it goes away.
+class Event {
+public:
+  /// Creates the event; status() says whether that worked.
+  Event();
+  Event(Event &&other) noexcept;
+  Event &operator=(Event &&other) noexcept;
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+  ~Event();
+
+  const Status &status() const { return status_; }
+
+  /// Marks the point after everything queued on `stream` so far.
+  Status record(Stream stream = {});
+  /// Waits until the work before the latest record() is done.
+  Status synchronize() const;
+  /// Milliseconds of device work from `start`'s record to this event's,
+  /// after waiting for this one; both must have been recorded.
+  Status elapsedSince(const Event &start, float *milliseconds) const;
+
+private:
+  void *handle_ = nullptr;
   Status status_;
 };
 
