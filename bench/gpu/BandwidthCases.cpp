@@ -1,0 +1,246 @@
+//===- BandwidthCases.cpp - Softmax, layer norm, cross-entropy, cumsum, ----===//
+//===- and a long elementwise chain, each moving 256 MiB or more -----------===//
+//
+// Every tensor is several times the size of an H100/H200's 50 MiB L2
+// cache, so repeated launches read it from HBM. Shapes are "rows x row
+// length"; the host reference runs on slices of rows in parallel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cases.h"
+#include "HostCall.h"
+#include "HostKernels.h"
+#include "Tensor.h"
+
+#include "kernels.accy.h"
+
+#include <cmath>
+
+using namespace bench;
+namespace k = bench::kernels;
+
+namespace {
+
+/// Rows x columns: the full size (64 Mi elements, 256 MiB in f32) or a
+/// small one with a row length that is not a multiple of any block size.
+struct Rows {
+  int64_t rows, columns;
+};
+Rows rowShape(const Settings &settings, Rows full) {
+  return settings.small ? Rows{37, 300} : full;
+}
+
+/// Runs the host kernel `body(first, last)` on slices of rows.
+void forRows(int64_t rows, int64_t columns,
+             const std::function<void(int64_t, int64_t)> &body) {
+  forEachChunk(rows, alignedRowGranule(columns, sizeof(float)), body);
+}
+
+std::function<CheckResult(const std::vector<float> &,
+                          const std::vector<float> &)>
+relativeCheck(Tolerance tolerance) {
+  return [tolerance](const std::vector<float> &got,
+                     const std::vector<float> &want) {
+    if (got.size() != want.size())
+      return CheckResult{};
+    return compare(got.data(), want.data(), int64_t(got.size()), tolerance);
+  };
+}
+
+template <typename T>
+std::function<accy::Status(std::vector<float> &)> reader(const Tensor<T> &t) {
+  return [&t](std::vector<float> &got) { return t.download(got); };
+}
+
+} // namespace
+
+Measurement bench::softmaxCase(const Settings &settings) {
+  auto [n, d] = rowShape(settings, {16384, 4096});
+  Measurement m;
+  m.kernel = "softmax";
+  m.shape = shapeText({n, d});
+  Tensor<float> x({n, d}), y({n, d});
+  fillUniform(x.host(), -4, 4, settings.seed);
+  if (accy::Status s = x.upload(); !s.ok())
+    return failedCase(m.kernel, m.shape, s);
+  if (accy::Status s = y.allocate(); !s.ok())
+    return failedCase(m.kernel, m.shape, s);
+  m.bytes = double(x.bytes() + y.bytes());
+  m.hostCoverage = "all";
+
+  CaseSpec spec;
+  spec.launch = [&] { return k::row_softmax(x.view<2>(), y.view<2>()); };
+  spec.readResult = reader(y);
+  spec.reference = [&](std::vector<float> &want) {
+    want.resize(y.host().size());
+    forRows(n, d, [&](int64_t first, int64_t last) {
+      Descriptor in(&x.host()[first * d], {last - first, d});
+      Descriptor out(&want[first * d], {last - first, d});
+      _mlir_ciface_row_softmax(in.get(), out.get());
+    });
+  };
+  // Each output is exp(x - max) / sum: a few ulp from exp and the
+  // division, and the sum's rounding, which depends on its order (the GPU
+  // splits a row across threads). A serial sum of D positive terms is
+  // within (D - 1) eps of the exact sum; 1e-4 ~ 0.2 D eps for D = 4096.
+  spec.check = relativeCheck({1e-4, 0});
+  measure(spec, settings, m);
+  return m;
+}
+
+Measurement bench::layerNormCase(const Settings &settings) {
+  auto [n, d] = rowShape(settings, {16384, 4096});
+  Measurement m;
+  m.kernel = "layer_norm";
+  m.shape = shapeText({n, d});
+  Tensor<float> x({n, d}), g({d}), b({d}), y({n, d});
+  fillUniform(x.host(), -2, 2, settings.seed);
+  fillUniform(g.host(), 0.5f, 1.5f, settings.seed + 1);
+  fillUniform(b.host(), -0.5f, 0.5f, settings.seed + 2);
+  for (accy::Status s : {x.upload(), g.upload(), b.upload(), y.allocate()})
+    if (!s.ok())
+      return failedCase(m.kernel, m.shape, s);
+  m.bytes = double(x.bytes() + g.bytes() + b.bytes() + y.bytes());
+  m.hostCoverage = "all";
+
+  CaseSpec spec;
+  spec.launch = [&] {
+    return k::layer_norm(x.view<2>(), g.view<1>(), b.view<1>(), y.view<2>());
+  };
+  spec.readResult = reader(y);
+  spec.reference = [&](std::vector<float> &want) {
+    want.resize(y.host().size());
+    forRows(n, d, [&](int64_t first, int64_t last) {
+      Descriptor in(&x.host()[first * d], {last - first, d});
+      Descriptor gain(g.host().data(), {d}), bias(b.host().data(), {d});
+      Descriptor out(&want[first * d], {last - first, d});
+      _mlir_ciface_layer_norm(in.get(), gain.get(), bias.get(), out.get());
+    });
+  };
+  // Outputs are O(1); the mean and variance are sums of D terms in an
+  // unspecified order (as softmax), then rsqrt within 4 ulp.
+  spec.check = relativeCheck({1e-4, 1e-4});
+  measure(spec, settings, m);
+  return m;
+}
+
+Measurement bench::crossEntropyCase(const Settings &settings) {
+  // A batch of 4096 rows over a 16384-word vocabulary.
+  auto [batch, classes] = rowShape(settings, {4096, 16384});
+  Measurement m;
+  m.kernel = "cross_entropy";
+  m.shape = shapeText({batch, classes});
+  Tensor<float> logits({batch, classes}), loss(std::vector<int64_t>{});
+  Tensor<int32_t> labels({batch});
+  fillUniform(logits.host(), -4, 4, settings.seed);
+  fillLabels(labels.host(), int32_t(classes), settings.seed + 1);
+  for (accy::Status s : {logits.upload(), labels.upload(), loss.allocate()})
+    if (!s.ok())
+      return failedCase(m.kernel, m.shape, s);
+  m.bytes = double(logits.bytes() + labels.bytes() + loss.bytes());
+  m.hostCoverage = "all";
+
+  CaseSpec spec;
+  spec.launch = [&] {
+    return k::xent(logits.view<2>(), labels.view<1>(), loss.view<0>());
+  };
+  spec.readResult = reader(loss);
+  // The mean over the batch is one value: one call on the whole tensor.
+  spec.reference = [&](std::vector<float> &want) {
+    want.resize(1);
+    Descriptor in(logits.host().data(), {batch, classes});
+    Descriptor ids(labels.host().data(), {batch});
+    Descriptor out(want.data(), {});
+    _mlir_ciface_xent(in.get(), ids.get(), out.get());
+  };
+  // A log-sum-exp per row (sums of C positive terms), then a mean of B
+  // terms of the same sign: both within 1e-4 as softmax's sums.
+  spec.check = relativeCheck({1e-4, 0});
+  measure(spec, settings, m);
+  return m;
+}
+
+Measurement bench::cumsumCase(const Settings &settings) {
+  auto [n, d] = rowShape(settings, {16384, 4096});
+  Measurement m;
+  m.kernel = "cumsum";
+  m.shape = shapeText({n, d});
+  Tensor<float> x({n, d}), y({n, d});
+  fillUniform(x.host(), -1, 1, settings.seed);
+  if (accy::Status s = x.upload(); !s.ok())
+    return failedCase(m.kernel, m.shape, s);
+  if (accy::Status s = y.allocate(); !s.ok())
+    return failedCase(m.kernel, m.shape, s);
+  m.bytes = double(x.bytes() + y.bytes());
+  m.hostCoverage = "all";
+
+  CaseSpec spec;
+  spec.launch = [&] { return k::row_cumsum(x.view<2>(), y.view<2>()); };
+  spec.readResult = reader(y);
+  spec.reference = [&](std::vector<float> &want) {
+    want.resize(y.host().size());
+    forRows(n, d, [&](int64_t first, int64_t last) {
+      Descriptor in(&x.host()[first * d], {last - first, d});
+      Descriptor out(&want[first * d], {last - first, d});
+      _mlir_ciface_row_cumsum(in.get(), out.get());
+    });
+  };
+  // A prefix sum may cancel to near zero, so the error is measured against
+  // the sum of the absolute values so far, S_i: any summation order is
+  // within (i) eps S_i; 1e-5 S_i is that bound for i ~ 84, far above the
+  // typical sqrt(i) eps S_i of a scan of random terms.
+  spec.check = [&](const std::vector<float> &got,
+                   const std::vector<float> &want) {
+    CheckResult result;
+    if (got.size() != want.size())
+      return result;
+    std::vector<double> prefix(d);
+    for (int64_t r = 0; r < n; ++r) {
+      const float *row = &x.host()[r * d];
+      double sum = 0;
+      for (int64_t c = 0; c < d; ++c)
+        prefix[c] = sum += std::fabs(row[c]);
+      result.merge(compare(&got[r * d], &want[r * d], d, {1e-5, 1e-6},
+                           [&](int64_t c) { return prefix[c]; }, r * d));
+    }
+    return result;
+  };
+  measure(spec, settings, m);
+  return m;
+}
+
+Measurement bench::elementwiseChainCase(const Settings &settings) {
+  int64_t n = settings.small ? 1001 : int64_t(1) << 26;
+  Measurement m;
+  m.kernel = "elementwise";
+  m.shape = shapeText({n});
+  Tensor<float> x({n}), y({n}), z({n});
+  fillUniform(x.host(), -3, 3, settings.seed);
+  fillUniform(y.host(), -3, 3, settings.seed + 1);
+  for (accy::Status s : {x.upload(), y.upload(), z.allocate()})
+    if (!s.ok())
+      return failedCase(m.kernel, m.shape, s);
+  m.bytes = double(x.bytes() + y.bytes() + z.bytes());
+  m.hostCoverage = "all";
+
+  CaseSpec spec;
+  spec.launch = [&] { return k::chain(x.view<1>(), y.view<1>(), z.view<1>()); };
+  spec.readResult = reader(z);
+  spec.reference = [&](std::vector<float> &want) {
+    want.resize(z.host().size());
+    // Slices of 4 elements keep every slice 16-byte aligned.
+    forEachChunk(n, 4, [&](int64_t first, int64_t last) {
+      Descriptor a(&x.host()[first], {last - first});
+      Descriptor b(&y.host()[first], {last - first});
+      Descriptor out(&want[first], {last - first});
+      _mlir_ciface_chain(a.get(), b.get(), out.get());
+    });
+  };
+  // No reductions; host and GPU round each operation alike (no FMA
+  // contraction), the transcendentals within 4 ulp each. Through the chain
+  // (|x| <= 3 scaling sigmoid's error, then silu) that bounds the error by
+  // about 2e-6 where terms cancel: 4e-6 absolute, 1e-5 relative.
+  spec.check = relativeCheck({1e-5, 4e-6});
+  measure(spec, settings, m);
+  return m;
+}

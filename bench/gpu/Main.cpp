@@ -1,0 +1,155 @@
+//===- Main.cpp - accy-gpu-bench: Accy's kernels on a GPU, checked ---------===//
+//
+// Runs each kernel of kernels.accy on the CUDA device through the generated
+// launchers, checks the result against the host object's on the same
+// inputs, and prints achieved bandwidth (memory-bound kernels) or TFLOP/s
+// against cuBLAS (`@`). bench/gpu/run builds and runs it; see
+// bench/gpu/README.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cases.h"
+#include "Cublas.h"
+#include "HostCall.h"
+#include "Options.h"
+#include "PeakBandwidth.h"
+#include "Report.h"
+
+#include "accy/Runtime.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+using namespace bench;
+
+namespace {
+enum ExitCode {
+  kPassed = 0,
+  kToleranceFailed = 1,
+  kUsage = 2,
+  kRuntimeError = 3,
+  kNoCudaDevice = 4,
+};
+
+/// The device line, and whether the run may go on.
+bool describeDevice(const Options &options) {
+  accy::Runtime &runtime = accy::Runtime::instance();
+  if (!runtime.status().ok()) {
+    std::printf("no CUDA device: %s\n", runtime.status().message().c_str());
+    return false;
+  }
+  if (runtime.device() != accy::DeviceKind::Cuda && !options.allowHost) {
+    const char *env = std::getenv("ACCY_DEVICE");
+    std::printf("no CUDA device: the runtime selected '%s' (ACCY_DEVICE=%s); "
+                "--allow-host measures it anyway\n",
+                runtime.deviceName().c_str(), env ? env : "");
+    return false;
+  }
+  accy::DeviceProperties properties = runtime.properties();
+  std::printf("device: %s", runtime.deviceName().c_str());
+  if (properties.multiprocessors > 0)
+    std::printf(", %d SMs", properties.multiprocessors);
+  std::printf("; host references on %u threads\n", hostThreads());
+  return true;
+}
+
+PeakBandwidth describePeak(const Options &options) {
+  PeakBandwidth peak =
+      peakBandwidth(accy::Runtime::instance().properties(), options.peak);
+  if (peak.bytesPerSecond > 0)
+    std::printf("peak bandwidth: %.2f TB/s (%s)\n", peak.bytesPerSecond / 1e12,
+                peak.source.c_str());
+  else
+    std::printf("peak bandwidth: unknown (%s); no %% of peak\n",
+                peak.source.c_str());
+  return peak;
+}
+
+/// Loads cuBLAS on a CUDA device unless told not to; `note` says why not.
+std::unique_ptr<Cublas> loadCublas(const Options &options, std::string &note) {
+  std::unique_ptr<Cublas> cublas;
+  if (options.cublas == "none")
+    note = "--cublas=none";
+  else if (accy::Runtime::instance().device() != accy::DeviceKind::Cuda)
+    note = "not a CUDA device";
+  else if (accy::Status s = Cublas::load(
+               options.cublas == "auto" ? "" : options.cublas, cublas);
+           !s.ok())
+    note = s.message();
+  std::printf("cuBLAS: %s\n",
+              cublas ? cublas->description().c_str()
+                     : ("unavailable (" + note + ")").c_str());
+  return cublas;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  auto start = std::chrono::steady_clock::now();
+  Options options;
+  std::string error;
+  if (!parseOptions(argc, argv, options, error)) {
+    std::fprintf(stderr, "accy-gpu-bench: %s\n%s", error.c_str(), usage());
+    return kUsage;
+  }
+  if (options.help) {
+    std::printf("%s", usage());
+    return kPassed;
+  }
+  // Without --allow-host, ask for CUDA: no silent fallback to the host.
+  if (!options.allowHost)
+    setenv("ACCY_DEVICE", "cuda", /*overwrite=*/0);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (!describeDevice(options))
+    return kNoCudaDevice;
+  PeakBandwidth peak = describePeak(options);
+
+  Settings settings;
+  settings.small = options.small;
+  settings.seed = options.seed;
+  settings.timing.budgetMs = options.budgetMs;
+  settings.matmulCheckRows = options.matmulCheckRows;
+  std::unique_ptr<Cublas> cublas = loadCublas(options, settings.cublasNote);
+  settings.cublas = cublas.get();
+
+  auto wanted = [&](const char *name) {
+    return options.only.empty() || options.only.count(name);
+  };
+  struct Named {
+    const char *name;
+    Measurement (*run)(const Settings &);
+  };
+  const Named bandwidthCases[] = {{"softmax", softmaxCase},
+                                  {"layer_norm", layerNormCase},
+                                  {"cross_entropy", crossEntropyCase},
+                                  {"cumsum", cumsumCase},
+                                  {"elementwise", elementwiseChainCase}};
+  std::vector<Measurement> bandwidth, matmul;
+  for (const Named &c : bandwidthCases)
+    if (wanted(c.name)) {
+      std::printf("running %s...\n", c.name);
+      bandwidth.push_back(c.run(settings));
+    }
+  if (wanted("matmul")) {
+    std::printf("running matmul...\n");
+    matmul = matmulCases(settings);
+  }
+
+  printBandwidthTable(bandwidth, peak);
+  printMatmulTable(matmul);
+  std::vector<Measurement> all = bandwidth;
+  all.insert(all.end(), matmul.begin(), matmul.end());
+  printVerdict(all);
+  std::printf("total: %.1f s\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            start)
+                  .count());
+
+  bool failed = false, errors = false;
+  for (const Measurement &m : all) {
+    errors |= !m.error.ok();
+    failed |= m.error.ok() && !m.passed();
+  }
+  return failed ? kToleranceFailed : errors ? kRuntimeError : kPassed;
+}

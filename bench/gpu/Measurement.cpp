@@ -1,0 +1,27 @@
+//===- Measurement.cpp - Time, read back, reference, compare ---------------===//
+
+#include "Measurement.h"
+
+using namespace bench;
+
+void bench::measure(const CaseSpec &spec, const Settings &settings,
+                    Measurement &m) {
+  m.error = timeLaunches(spec.launch, settings.timing, m.timing);
+  if (!m.error.ok())
+    return;
+  std::vector<float> got, want;
+  m.error = spec.readResult(got);
+  if (!m.error.ok())
+    return;
+  spec.reference(want);
+  m.hostCheck = spec.check(got, want);
+}
+
+Measurement bench::failedCase(std::string kernel, std::string shape,
+                              accy::Status error) {
+  Measurement m;
+  m.kernel = std::move(kernel);
+  m.shape = std::move(shape);
+  m.error = std::move(error);
+  return m;
+}

@@ -1,0 +1,112 @@
+//===- Report.cpp - Printing measurements as tables ------------------------===//
+
+#include "Report.h"
+
+#include "accy/Runtime.h"
+
+#include <cstdio>
+
+using namespace bench;
+
+namespace {
+constexpr double kBandwidthTarget = 0.80; // elementwise and softmax
+constexpr double kCublasTarget = 0.50;    // `@` against cuBLAS
+
+std::string checkText(const Measurement &m) {
+  return "host (" + m.hostCoverage + "): " + m.hostCheck.summary();
+}
+
+std::string errorText(const accy::Status &error) {
+  return std::string("ERROR [") + accy::errorCodeName(error.code()) + "] " +
+         error.message();
+}
+
+std::string targetText(double achieved, double target) {
+  char text[48];
+  std::snprintf(text, sizeof text, ">= %.0f%%: %s", target * 100,
+                achieved >= target ? "met" : "MISSED");
+  return text;
+}
+} // namespace
+
+void bench::printBandwidthTable(const std::vector<Measurement> &results,
+                                const PeakBandwidth &peak) {
+  if (results.empty())
+    return;
+  std::printf("\n%-14s %-12s %10s %10s %5s %9s %7s %-13s %s\n", "kernel",
+              "shape", "median ms", "min ms", "runs", "GB/s", "% peak",
+              "target", "check");
+  for (const Measurement &m : results) {
+    if (!m.error.ok()) {
+      std::printf("%-14s %-12s %s\n", m.kernel.c_str(), m.shape.c_str(),
+                  errorText(m.error).c_str());
+      continue;
+    }
+    double gbPerSecond = m.bytes / (m.timing.medianMs * 1e-3) / 1e9;
+    double fraction = peak.bytesPerSecond > 0
+                          ? gbPerSecond * 1e9 / peak.bytesPerSecond
+                          : 0;
+    char percent[16] = "n/a";
+    if (peak.bytesPerSecond > 0)
+      std::snprintf(percent, sizeof percent, "%.1f%%", fraction * 100);
+    bool hasTarget = m.kernel == "softmax" || m.kernel == "elementwise";
+    std::string target = hasTarget && peak.bytesPerSecond > 0
+                             ? targetText(fraction, kBandwidthTarget)
+                             : "-";
+    std::printf("%-14s %-12s %10.4f %10.4f %5d %9.1f %7s %-13s %s\n",
+                m.kernel.c_str(), m.shape.c_str(), m.timing.medianMs,
+                m.timing.minMs, m.timing.runs, gbPerSecond, percent,
+                target.c_str(), checkText(m).c_str());
+  }
+  std::printf("(bytes that must move: every input read once, every output "
+              "written once; GB = 1e9 bytes)\n");
+}
+
+void bench::printMatmulTable(const std::vector<Measurement> &results) {
+  if (results.empty())
+    return;
+  std::printf("\n%-46s %10s %8s %10s %8s %8s %s\n", "@ (f32), shape",
+              "Accy ms", "TFLOP/s", "cuBLAS ms", "TFLOP/s", "ratio",
+              "target");
+  for (const Measurement &m : results) {
+    if (!m.error.ok()) {
+      std::printf("%-46s %s\n", m.shape.c_str(), errorText(m.error).c_str());
+      continue;
+    }
+    double accy = m.flops / (m.timing.medianMs * 1e-3) / 1e12;
+    if (!m.cublasRan) {
+      std::printf("%-46s %10.4f %8.2f %10s %8s %8s %s\n", m.shape.c_str(),
+                  m.timing.medianMs, accy, "-", "-", "-", "-");
+    } else {
+      double cublas = m.flops / (m.cublasTiming.medianMs * 1e-3) / 1e12;
+      double ratio = accy / cublas;
+      std::printf("%-46s %10.4f %8.2f %10.4f %8.2f %7.1f%% %s\n",
+                  m.shape.c_str(), m.timing.medianMs, accy,
+                  m.cublasTiming.medianMs, cublas, ratio * 100,
+                  targetText(ratio, kCublasTarget).c_str());
+    }
+    std::printf("    check: %s; cuBLAS (all): %s\n", checkText(m).c_str(),
+                m.cublasRan ? m.cublasCheck.summary().c_str()
+                            : ("not run: " + m.cublasNote).c_str());
+  }
+}
+
+void bench::printVerdict(const std::vector<Measurement> &results) {
+  int failed = 0, errors = 0;
+  for (const Measurement &m : results) {
+    if (!m.error.ok())
+      ++errors;
+    else if (!m.passed())
+      ++failed;
+  }
+  std::printf("\n");
+  if (errors)
+    std::printf("%d case(s) did not run (ERROR above)\n", errors);
+  if (failed)
+    std::printf("FAIL: %d of %zu case(s) outside the tolerance\n", failed,
+                results.size());
+  if (!errors && !failed)
+    std::printf("PASS: all %zu case(s) within the tolerance of the host "
+                "results\n",
+                results.size());
+}

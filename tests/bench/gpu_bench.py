@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""bench/gpu/run on a machine without a GPU (ctest bench.gpu.*).
+
+build_and_check_on_host     the script builds the project (kernels.accy for
+                            sm_90 and host) and the driver measures the
+                            host with small shapes: every check passes
+fake_cuda_fails_the_checks  the driver on the stand-in libcuda.so.1, whose
+                            launches compute nothing: the results stay NaN,
+                            every check fails, the exit code is 1
+no_cuda_device              no CUDA device: a clear message and exit code 4
+"""
+import argparse
+import ctypes
+import os
+import subprocess
+import sys
+
+CASES = ["softmax", "layer_norm", "cross_entropy", "cumsum", "elementwise"]
+
+
+def run(cmd, env_changes):
+    env = dict(os.environ)
+    env.pop("ACCY_DEVICE", None)
+    env.update(env_changes)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    print("$", " ".join(cmd), f"(exit {proc.returncode})")
+    print(proc.stdout)
+    print(proc.stderr[-4000:], file=sys.stderr)
+    return proc
+
+
+def expect(condition, what):
+    if not condition:
+        sys.exit(f"FAILED: {what}")
+
+
+def rows(stdout, name):
+    return [line for line in stdout.splitlines() if line.startswith(name + " ")]
+
+
+def build_and_check_on_host(args):
+    proc = run([args.run, "--accy-prefix", args.prefix, "--build-dir",
+                args.build, "--target", "sm_90", "--small", "--allow-host",
+                "--cublas=none", "--budget-ms=20"],
+               {"ACCY_DEVICE": "host"})
+    expect(proc.returncode == 0, "exit 0 on the host")
+    ptx = os.path.join(args.build, "bench_kernels.accy", "kernels.sm_90.ptx")
+    expect(os.path.isfile(ptx), f"{ptx} was built")
+    expect("device: host" in proc.stdout, "the device line names the host")
+    for name in CASES:
+        line = rows(proc.stdout, name)
+        expect(len(line) == 1 and "host (all): ok" in line[0],
+               f"one passing row for {name}")
+    expect(proc.stdout.count("check: host (all): ok") == 2,
+           "both small `@` shapes pass")
+    expect("PASS: all 7 case(s)" in proc.stdout, "the verdict")
+
+
+def fake_cuda_fails_the_checks(args):
+    driver = os.path.join(args.build, "accy-gpu-bench")
+    proc = run([driver, "--small", "--cublas=none", "--budget-ms=5"],
+               {"ACCY_DEVICE": "cuda", "LD_LIBRARY_PATH": args.fake_cuda})
+    expect(proc.returncode == 1, "exit 1: a tolerance check failed")
+    expect("device: cuda: Fake CUDA device (sm_90)" in proc.stdout,
+           "the stand-in driver was used")
+    expect("peak bandwidth: unknown" in proc.stdout,
+           "no peak bandwidth for a device the driver and table do not know")
+    expect("fake-cuda: launch row_softmax_k0" in proc.stderr and
+           "fake-cuda: launch matmul_k0" in proc.stderr,
+           "the PTX loaded and the kernels were launched")
+    for name in CASES:
+        line = rows(proc.stdout, name)
+        expect(len(line) == 1 and "FAIL:" in line[0] and "got nan" in line[0],
+               f"{name} fails on results nothing wrote")
+    expect("FAIL: 7 of 7 case(s)" in proc.stdout, "the verdict")
+
+
+def cuda_driver_loads():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+def no_cuda_device(args):
+    proc = run([args.run, "--no-build", "--build-dir", args.build],
+               {"ACCY_DEVICE": "host"})
+    expect(proc.returncode == 4, "exit 4 when the runtime selects the host")
+    expect("no CUDA device: the runtime selected 'host'" in proc.stdout,
+           "the message says what was selected")
+    expect("exit 4 (no CUDA device)" in proc.stdout, "the script's last line")
+    if cuda_driver_loads():
+        print("libcuda.so.1 loads here: not checking the missing driver")
+        return
+    proc = run([os.path.join(args.build, "accy-gpu-bench")], {})
+    expect(proc.returncode == 4, "exit 4 without a CUDA driver")
+    expect("no CUDA device: cuda: cannot load the CUDA driver" in proc.stdout,
+           "the message names the driver that did not load")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenario", choices=[
+        "build_and_check_on_host", "fake_cuda_fails_the_checks",
+        "no_cuda_device"])
+    parser.add_argument("--run", required=True)
+    parser.add_argument("--prefix", required=True)
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--fake-cuda", required=True)
+    args = parser.parse_args()
+    globals()[args.scenario](args)
+
+
+if __name__ == "__main__":
+    main()
