@@ -1,9 +1,9 @@
 //===- BandwidthCases.cpp - Softmax, layer norm, cross-entropy, cumsum, ----===//
 //===- and a long elementwise chain, each moving 256 MiB or more -----------===//
 //
-// Every tensor is several times the size of an H100/H200's 50 MiB L2
-// cache, so repeated launches read it from HBM. Shapes are "rows x row
-// length"; the host reference runs on slices of rows in parallel.
+// Every tensor is several times the size of an H100/H200's 50 MB L2 cache,
+// so repeated launches read it from HBM. Shapes are "rows x row length";
+// the host reference runs on slices of rows in parallel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,9 @@ namespace k = bench::kernels;
 
 namespace {
 
+using CheckFn = std::function<CheckResult(const std::vector<float> &got,
+                                          const std::vector<float> &want)>;
+
 /// Rows x columns: the full size (64 Mi elements, 256 MiB in f32) or a
 /// small one with a row length that is not a multiple of any block size.
 struct Rows {
@@ -30,15 +33,40 @@ Rows rowShape(const Settings &settings, Rows full) {
   return settings.small ? Rows{37, 300} : full;
 }
 
-/// Runs the host kernel `body(first, last)` on slices of rows.
-void forRows(int64_t rows, int64_t columns,
-             const std::function<void(int64_t, int64_t)> &body) {
-  forEachChunk(rows, alignedRowGranule(columns, sizeof(float)), body);
+Measurement named(const char *kernel, const std::vector<int64_t> &shape) {
+  Measurement m;
+  m.kernel = kernel;
+  m.shape = shapeText(shape);
+  m.hostCoverage = "all";
+  return m;
 }
 
-std::function<CheckResult(const std::vector<float> &,
-                          const std::vector<float> &)>
-relativeCheck(Tolerance tolerance) {
+/// The first error of uploading inputs and allocating results.
+accy::Status firstError(std::initializer_list<accy::Status> steps) {
+  for (const accy::Status &s : steps)
+    if (!s.ok())
+      return s;
+  return {};
+}
+
+/// `want` = the host kernel on every row of `x` [rows, columns], one
+/// call(in, out) per slice of rows, the slices in parallel.
+void referenceByRows(const Tensor<float> &x, Rows shape,
+                     std::vector<float> &want,
+                     const std::function<void(Descriptor &, Descriptor &)> &call) {
+  auto [rows, columns] = shape;
+  want.resize(x.host().size());
+  forEachChunk(rows, alignedRowGranule(columns, sizeof(float)),
+               [&](int64_t first, int64_t last) {
+                 Descriptor in(&x.host()[first * columns],
+                               {last - first, columns});
+                 Descriptor out(&want[first * columns],
+                                {last - first, columns});
+                 call(in, out);
+               });
+}
+
+CheckFn relativeCheck(Tolerance tolerance) {
   return [tolerance](const std::vector<float> &got,
                      const std::vector<float> &want) {
     if (got.size() != want.size())
@@ -47,61 +75,99 @@ relativeCheck(Tolerance tolerance) {
   };
 }
 
+/// A prefix sum may cancel to near zero, so the error is measured against
+/// the sum of the absolute values so far, S_i: any summation order is
+/// within i eps S_i; 1e-5 S_i is that bound for i ~ 84, far above the
+/// typical sqrt(i) eps S_i of a scan of random terms.
+CheckFn prefixSumCheck(const Tensor<float> &x, Rows shape) {
+  return [&x, shape](const std::vector<float> &got,
+                     const std::vector<float> &want) {
+    auto [rows, columns] = shape;
+    CheckResult result;
+    if (got.size() != want.size())
+      return result;
+    std::vector<double> prefix(columns);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float *row = &x.host()[r * columns];
+      double sum = 0;
+      for (int64_t c = 0; c < columns; ++c)
+        prefix[c] = sum += std::fabs(row[c]);
+      result.merge(compare(&got[r * columns], &want[r * columns], columns,
+                           {1e-5, 1e-6}, [&](int64_t c) { return prefix[c]; },
+                           r * columns));
+    }
+    return result;
+  };
+}
+
 template <typename T>
 std::function<accy::Status(std::vector<float> &)> reader(const Tensor<T> &t) {
   return [&t](std::vector<float> &got) { return t.download(got); };
 }
 
-} // namespace
+using RowKernel = accy::Status (*)(accy::TensorView<const float, 2>,
+                                   accy::TensorView<float, 2>, accy::Stream);
+using HostRowKernel = void (*)(void *, void *);
 
-Measurement bench::softmaxCase(const Settings &settings) {
-  auto [n, d] = rowShape(settings, {16384, 4096});
-  Measurement m;
-  m.kernel = "softmax";
-  m.shape = shapeText({n, d});
-  Tensor<float> x({n, d}), y({n, d});
-  fillUniform(x.host(), -4, 4, settings.seed);
-  if (accy::Status s = x.upload(); !s.ok())
-    return failedCase(m.kernel, m.shape, s);
-  if (accy::Status s = y.allocate(); !s.ok())
+/// A kernel y[rows, columns] = f(x[rows, columns]) with independent rows,
+/// x uniform in [-range, range).
+Measurement rowMapCase(const Settings &settings, const char *name,
+                       float range, RowKernel kernel, HostRowKernel host,
+                       const std::function<CheckFn(const Tensor<float> &,
+                                                   Rows)> &makeCheck) {
+  Rows shape = rowShape(settings, {16384, 4096});
+  Measurement m = named(name, {shape.rows, shape.columns});
+  Tensor<float> x({shape.rows, shape.columns}), y({shape.rows, shape.columns});
+  fillUniform(x.host(), -range, range, settings.seed);
+  if (accy::Status s = firstError({x.upload(), y.allocate()}); !s.ok())
     return failedCase(m.kernel, m.shape, s);
   m.bytes = double(x.bytes() + y.bytes());
-  m.hostCoverage = "all";
 
   CaseSpec spec;
-  spec.launch = [&] { return k::row_softmax(x.view<2>(), y.view<2>()); };
+  spec.launch = [&] { return kernel(x.view<2>(), y.view<2>(), {}); };
   spec.readResult = reader(y);
   spec.reference = [&](std::vector<float> &want) {
-    want.resize(y.host().size());
-    forRows(n, d, [&](int64_t first, int64_t last) {
-      Descriptor in(&x.host()[first * d], {last - first, d});
-      Descriptor out(&want[first * d], {last - first, d});
-      _mlir_ciface_row_softmax(in.get(), out.get());
+    referenceByRows(x, shape, want, [host](Descriptor &in, Descriptor &out) {
+      host(in.get(), out.get());
     });
   };
-  // Each output is exp(x - max) / sum: a few ulp from exp and the
-  // division, and the sum's rounding, which depends on its order (the GPU
-  // splits a row across threads). A serial sum of D positive terms is
-  // within (D - 1) eps of the exact sum; 1e-4 ~ 0.2 D eps for D = 4096.
-  spec.check = relativeCheck({1e-4, 0});
+  spec.check = makeCheck(x, shape);
   measure(spec, settings, m);
   return m;
 }
 
+} // namespace
+
+Measurement bench::softmaxCase(const Settings &settings) {
+  // Each output is exp(x - max) / sum: a few ulp from exp and the
+  // division, and the sum's rounding, which depends on its order (the GPU
+  // splits a row across threads). A sum of D positive terms in any order
+  // is within (D - 1) eps of the exact sum; 1e-4 ~ 0.2 D eps for D = 4096.
+  return rowMapCase(settings, "softmax", 4, k::row_softmax,
+                    _mlir_ciface_row_softmax,
+                    [](const Tensor<float> &, Rows) {
+                      return relativeCheck({1e-4, 0});
+                    });
+}
+
+Measurement bench::cumsumCase(const Settings &settings) {
+  return rowMapCase(settings, "cumsum", 1, k::row_cumsum,
+                    _mlir_ciface_row_cumsum, prefixSumCheck);
+}
+
 Measurement bench::layerNormCase(const Settings &settings) {
-  auto [n, d] = rowShape(settings, {16384, 4096});
-  Measurement m;
-  m.kernel = "layer_norm";
-  m.shape = shapeText({n, d});
+  Rows shape = rowShape(settings, {16384, 4096});
+  auto [n, d] = shape;
+  Measurement m = named("layer_norm", {n, d});
   Tensor<float> x({n, d}), g({d}), b({d}), y({n, d});
   fillUniform(x.host(), -2, 2, settings.seed);
   fillUniform(g.host(), 0.5f, 1.5f, settings.seed + 1);
   fillUniform(b.host(), -0.5f, 0.5f, settings.seed + 2);
-  for (accy::Status s : {x.upload(), g.upload(), b.upload(), y.allocate()})
-    if (!s.ok())
-      return failedCase(m.kernel, m.shape, s);
+  if (accy::Status s =
+          firstError({x.upload(), g.upload(), b.upload(), y.allocate()});
+      !s.ok())
+    return failedCase(m.kernel, m.shape, s);
   m.bytes = double(x.bytes() + g.bytes() + b.bytes() + y.bytes());
-  m.hostCoverage = "all";
 
   CaseSpec spec;
   spec.launch = [&] {
@@ -109,16 +175,13 @@ Measurement bench::layerNormCase(const Settings &settings) {
   };
   spec.readResult = reader(y);
   spec.reference = [&](std::vector<float> &want) {
-    want.resize(y.host().size());
-    forRows(n, d, [&](int64_t first, int64_t last) {
-      Descriptor in(&x.host()[first * d], {last - first, d});
+    referenceByRows(x, shape, want, [&](Descriptor &in, Descriptor &out) {
       Descriptor gain(g.host().data(), {d}), bias(b.host().data(), {d});
-      Descriptor out(&want[first * d], {last - first, d});
       _mlir_ciface_layer_norm(in.get(), gain.get(), bias.get(), out.get());
     });
   };
   // Outputs are O(1); the mean and variance are sums of D terms in an
-  // unspecified order (as softmax), then rsqrt within 4 ulp.
+  // unspecified order (as softmax's), then rsqrt within 4 ulp.
   spec.check = relativeCheck({1e-4, 1e-4});
   measure(spec, settings, m);
   return m;
@@ -127,18 +190,16 @@ Measurement bench::layerNormCase(const Settings &settings) {
 Measurement bench::crossEntropyCase(const Settings &settings) {
   // A batch of 4096 rows over a 16384-word vocabulary.
   auto [batch, classes] = rowShape(settings, {4096, 16384});
-  Measurement m;
-  m.kernel = "cross_entropy";
-  m.shape = shapeText({batch, classes});
+  Measurement m = named("cross_entropy", {batch, classes});
   Tensor<float> logits({batch, classes}), loss(std::vector<int64_t>{});
   Tensor<int32_t> labels({batch});
   fillUniform(logits.host(), -4, 4, settings.seed);
   fillLabels(labels.host(), int32_t(classes), settings.seed + 1);
-  for (accy::Status s : {logits.upload(), labels.upload(), loss.allocate()})
-    if (!s.ok())
-      return failedCase(m.kernel, m.shape, s);
+  if (accy::Status s =
+          firstError({logits.upload(), labels.upload(), loss.allocate()});
+      !s.ok())
+    return failedCase(m.kernel, m.shape, s);
   m.bytes = double(logits.bytes() + labels.bytes() + loss.bytes());
-  m.hostCoverage = "all";
 
   CaseSpec spec;
   spec.launch = [&] {
@@ -160,68 +221,16 @@ Measurement bench::crossEntropyCase(const Settings &settings) {
   return m;
 }
 
-Measurement bench::cumsumCase(const Settings &settings) {
-  auto [n, d] = rowShape(settings, {16384, 4096});
-  Measurement m;
-  m.kernel = "cumsum";
-  m.shape = shapeText({n, d});
-  Tensor<float> x({n, d}), y({n, d});
-  fillUniform(x.host(), -1, 1, settings.seed);
-  if (accy::Status s = x.upload(); !s.ok())
-    return failedCase(m.kernel, m.shape, s);
-  if (accy::Status s = y.allocate(); !s.ok())
-    return failedCase(m.kernel, m.shape, s);
-  m.bytes = double(x.bytes() + y.bytes());
-  m.hostCoverage = "all";
-
-  CaseSpec spec;
-  spec.launch = [&] { return k::row_cumsum(x.view<2>(), y.view<2>()); };
-  spec.readResult = reader(y);
-  spec.reference = [&](std::vector<float> &want) {
-    want.resize(y.host().size());
-    forRows(n, d, [&](int64_t first, int64_t last) {
-      Descriptor in(&x.host()[first * d], {last - first, d});
-      Descriptor out(&want[first * d], {last - first, d});
-      _mlir_ciface_row_cumsum(in.get(), out.get());
-    });
-  };
-  // A prefix sum may cancel to near zero, so the error is measured against
-  // the sum of the absolute values so far, S_i: any summation order is
-  // within (i) eps S_i; 1e-5 S_i is that bound for i ~ 84, far above the
-  // typical sqrt(i) eps S_i of a scan of random terms.
-  spec.check = [&](const std::vector<float> &got,
-                   const std::vector<float> &want) {
-    CheckResult result;
-    if (got.size() != want.size())
-      return result;
-    std::vector<double> prefix(d);
-    for (int64_t r = 0; r < n; ++r) {
-      const float *row = &x.host()[r * d];
-      double sum = 0;
-      for (int64_t c = 0; c < d; ++c)
-        prefix[c] = sum += std::fabs(row[c]);
-      result.merge(compare(&got[r * d], &want[r * d], d, {1e-5, 1e-6},
-                           [&](int64_t c) { return prefix[c]; }, r * d));
-    }
-    return result;
-  };
-  measure(spec, settings, m);
-  return m;
-}
-
 Measurement bench::elementwiseChainCase(const Settings &settings) {
   int64_t n = settings.small ? 1001 : int64_t(1) << 26;
-  Measurement m;
-  m.kernel = "elementwise";
-  m.shape = shapeText({n});
+  Measurement m = named("elementwise", {n});
   Tensor<float> x({n}), y({n}), z({n});
   fillUniform(x.host(), -3, 3, settings.seed);
   fillUniform(y.host(), -3, 3, settings.seed + 1);
-  for (accy::Status s : {x.upload(), y.upload(), z.allocate()})
-    if (!s.ok())
-      return failedCase(m.kernel, m.shape, s);
+  if (accy::Status s = firstError({x.upload(), y.upload(), z.allocate()});
+      !s.ok())
+    return failedCase(m.kernel, m.shape, s);
   m.bytes = double(x.bytes() + y.bytes() + z.bytes());
-  m.hostCoverage = "all";
 
   CaseSpec spec;
   spec.launch = [&] { return k::chain(x.view<1>(), y.view<1>(), z.view<1>()); };
