@@ -230,3 +230,69 @@ module {
 // CHECK-SAME:      ins(%[[SUM]], %[[SQ]] :
 // CHECK-SAME:      accy.dispatch = {id = 1 : i64, role = "epilogue"}
 // CHECK:           arith.subf
+
+// -----
+
+// cumsum: the elementwise producer (x * 2 + b) fuses into the scan, which
+// reads it through a map of every loop but the axis (its kernels evaluate
+// the payload once per element), and the fused generic keeps its
+// `accy.scan` tag; relu of the scan runs as its epilogue. One dispatch.
+
+#id = affine_map<(n, d) -> (n, d)>
+#col = affine_map<(n, d) -> (d)>
+#in = affine_map<(n, i, j) -> (n, j)>
+#out = affine_map<(n, i, j) -> (n, i)>
+module {
+  module @cumsum attributes {accy.kernel = "cumsum"} {
+    func.func @cumsum(%x: tensor<?x?xf32>, %b: tensor<?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+      %d = tensor.dim %x, %c1 : tensor<?x?xf32>
+      %zero = arith.constant 0.0 : f32
+      %two = arith.constant 2.0 : f32
+      %e0 = tensor.empty(%n, %d) : tensor<?x?xf32>
+      %y = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<?x?xf32>, tensor<?xf32>) outs(%e0 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %c: f32, %o: f32):
+        %m = arith.mulf %a, %two : f32
+        %s = arith.addf %m, %c : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      %e1 = tensor.empty(%n, %d) : tensor<?x?xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?x?xf32>) -> tensor<?x?xf32>
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%y : tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 1 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      %e2 = tensor.empty(%n, %d) : tensor<?x?xf32>
+      %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%scan : tensor<?x?xf32>) outs(%e2 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %m = arith.maximumf %a, %zero : f32
+        linalg.yield %m : f32
+      } -> tensor<?x?xf32>
+      %res = bufferization.materialize_in_destination %r in %out0 : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+      return %res : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-DAG:   #[[IN:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[COL:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-LABEL: func.func @cumsum
+// CHECK:         linalg.fill
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "init"}
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.generic {indexing_maps = [#[[IN]], #[[COL]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}}, %{{.+}} : tensor<?x?xf32>, tensor<?xf32>)
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "reduction"}, accy.scan = "cumsum"
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:           arith.cmpi ule
+// CHECK:         linalg.generic
+// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK:           arith.maximumf
+// CHECK-NOT:     linalg.generic

@@ -90,3 +90,51 @@ module {
 // CHECK:       accy.plan = {schedule = "elementwise", targets = {
 // CHECK-SAME:    gfx942 = {block = array<i64: 64, 1, 1>
 // CHECK-SAME:    sm_80 = {block = array<i64: 32, 1, 1>
+
+// -----
+
+// A scan from the tensor stage (`accy.scan`, a reduction loop j masked by
+// j <= i): one block per line, as many threads as the line has elements
+// rounded up to the subgroup (at most the profile's block), one shared slot
+// per subgroup; NVIDIA shuffles `up`, AMD reads lanes with `idx`. Without
+// the tag the same generic is a row reduction.
+
+#in = affine_map<(n, i, j) -> (n, j)>
+#out = affine_map<(n, i, j) -> (n, i)>
+module {
+  module @scans attributes {accy.kernel = "scans"} {
+    func.func @scans(%x: tensor<?x100xf32>, %o0: tensor<?x100xf32> {accy.result = 0 : i64}, %o1: tensor<?x100xf32> {accy.result = 1 : i64}) -> (tensor<?x100xf32>, tensor<?x100xf32>) attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x100xf32>) outs(%o0 : tensor<?x100xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 1 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<?x100xf32>
+      %untagged = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x100xf32>) outs(%o1 : tensor<?x100xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 1 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<?x100xf32>
+      return %scan, %untagged : tensor<?x100xf32>, tensor<?x100xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @scans
+// CHECK-SAME:    accy.dispatches = [{combiner = "addf", id = 0 : i64, op = "linalg.generic", schedule = "scan"
+// CHECK:       = linalg.generic
+// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "scan", targets = {
+// CHECK-SAME:      gfx942 = {block = array<i64: 128, 1, 1>, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 8 : i64}
+// CHECK-SAME:      host = {loops = "serial"}
+// CHECK-SAME:      sm_80 = {block = array<i64: 128, 1, 1>, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
+// CHECK-SAME:    accy.scan = "cumsum"
+// CHECK:       = linalg.generic
+// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "row-reduction"

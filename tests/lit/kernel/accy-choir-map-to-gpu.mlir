@@ -1,4 +1,5 @@
 // RUN: accy-opt %s --split-input-file --accy-choir-dispatch="targets=sm_90" --accy-choir-memory --accy-choir-split-targets --accy-choir-map-to-gpu | FileCheck %s
+// RUN: accy-opt %s --split-input-file --accy-choir-dispatch="targets=gfx942" --accy-choir-memory --accy-choir-split-targets --accy-choir-map-to-gpu | FileCheck %s --check-prefix=AMD
 
 // Tiled contraction: 16x16 threads per block, one block per 16x16 output
 // tile (grid = tiles of N x tiles of M), A and B tiles staged through shared
@@ -149,3 +150,102 @@ module {
 // CHECK:           gpu.terminator
 // CHECK-NOT:     gpu.launch
 // CHECK:         return
+
+// -----
+
+// cumsum of f16 rows, accumulated in f32: one block per row walks the row in
+// chunks of 256 elements, a carry (iter_arg) running from chunk to chunk.
+// Each chunk: the element is the payload at j = i (f16 extended to f32),
+// an inclusive warp scan with `up` shuffles, the eight warps' totals through
+// workgroup memory between barriers, then the carry and the warps before
+// are added; the thread stores its element and rounds it to f16 (the
+// epilogue). The carry grows by the chunk's total. On gfx942 the plan's
+// `idx` shuffles read computed lanes of 64-wide wavefronts.
+
+#in = affine_map<(n, i, j) -> (n, j)>
+#out = affine_map<(n, i, j) -> (n, i)>
+#id = affine_map<(n, d) -> (n, d)>
+module {
+  module @cumsum_f16 attributes {accy.kernel = "cumsum_f16"} {
+    func.func @cumsum_f16(%x: tensor<?x?xf16>, %out0: tensor<?x?xf16> {accy.result = 0 : i64}) -> tensor<?x?xf16> attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = tensor.dim %x, %c0 : tensor<?x?xf16>
+      %d = tensor.dim %x, %c1 : tensor<?x?xf16>
+      %zero = arith.constant 0.0 : f32
+      %e0 = tensor.empty(%n, %d) : tensor<?x?xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x?xf16>) outs(%f : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f16, %acc: f32):
+        %i = linalg.index 1 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %w = arith.extf %a : f16 to f32
+        %v = arith.select %in, %w, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      %e1 = tensor.empty(%n, %d) : tensor<?x?xf16>
+      %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%scan : tensor<?x?xf32>) outs(%e1 : tensor<?x?xf16>) {
+      ^bb0(%a: f32, %o: f16):
+        %t = arith.truncf %a : f32 to f16
+        linalg.yield %t : f16
+      } -> tensor<?x?xf16>
+      %res = bufferization.materialize_in_destination %r in %out0 : (tensor<?x?xf16>, tensor<?x?xf16>) -> tensor<?x?xf16>
+      return %res : tensor<?x?xf16>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @cumsum_f16__sm_90(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf16>, %[[OUT:[^:]+]]: memref<?x?xf16> {accy.result = 0 : i64}
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "scan"}]
+// CHECK-NOT:     linalg.
+// CHECK:         %[[ACC:.+]] = gpu.alloc
+// CHECK:         gpu.launch blocks(%[[LINE:[^,]+]], {{.*}}) in ({{.*}}) threads(%[[TID:[^,]+]], {{.*}}) in (%{{.+}} = %c256{{.*}}, %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[PARTIALS:.+]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK:           %[[LEN:.+]] = memref.dim %[[ACC]], %c1
+// CHECK:           %[[LANE:.+]] = arith.remui %[[TID]], %c32
+// CHECK:           %[[WARP:.+]] = arith.divui %[[TID]], %c32
+// CHECK:           scf.for %[[C0:.+]] = %{{.+}} to %[[LEN]] step %c256{{.*}} iter_args(%[[CARRY:.+]] = %{{.+}}) -> (f32) {
+// CHECK:             %[[I:.+]] = arith.addi %[[C0]], %[[TID]]
+// CHECK:             %[[IN:.+]] = arith.cmpi ult, %[[I]], %[[LEN]]
+// CHECK:             %[[E:.+]] = scf.if %[[IN]] -> (f32) {
+// CHECK:               memref.load %[[X]][%[[LINE]], %[[I]]]
+// CHECK:               arith.extf
+// CHECK:             gpu.shuffle  up %[[E]], %c1_i32
+// CHECK:             gpu.shuffle  up %{{.+}}, %c2_i32
+// CHECK:             gpu.shuffle  up %{{.+}}, %c4_i32
+// CHECK:             gpu.shuffle  up %{{.+}}, %c8_i32
+// CHECK:             gpu.shuffle  up %{{.+}}, %c16_i32
+// CHECK:             %[[WARPSCAN:.+]] = arith.select
+// CHECK:             arith.cmpi eq, %[[LANE]], %c31
+// CHECK:               memref.store %[[WARPSCAN]], %[[PARTIALS]][%[[WARP]]]
+// CHECK:             gpu.barrier
+// CHECK-COUNT-8:     memref.load %[[PARTIALS]]
+// CHECK:             %[[TOTAL:.+]] = arith.addf
+// CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:        %[[SCANNED:.+]] = arith.addf %{{.+}}, %[[WARPSCAN]]
+// CHECK-NEXT:        %[[V:.+]] = arith.addf %[[CARRY]], %[[SCANNED]]
+// CHECK-NEXT:        scf.if %[[IN]] {
+// CHECK-NEXT:          memref.store %[[V]], %[[ACC]][%[[LINE]], %[[I]]]
+// CHECK-NEXT:          %[[H:.+]] = arith.truncf %[[V]] : f32 to f16
+// CHECK-NEXT:          memref.store %[[H]], %[[OUT]][%[[LINE]], %[[I]]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[NEXT:.+]] = arith.addf %[[CARRY]], %[[TOTAL]]
+// CHECK-NEXT:        scf.yield %[[NEXT]] : f32
+// CHECK:           gpu.terminator
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+
+// AMD-LABEL: func.func @cumsum_f16__gfx942(
+// AMD:         gpu.launch {{.*}} threads({{.*}}) in (%{{.+}} = %c256{{.*}}) workgroup(%[[PARTIALS:.+]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// AMD:           %[[LANE:.+]] = arith.remui %{{.+}}, %c64
+// AMD:           scf.for
+// AMD:             %[[HAS:.+]] = arith.cmpi uge, %[[LANE]], %c1
+// AMD:             %[[FROM:.+]] = arith.subi %[[LANE]], %c1
+// AMD:             %[[SRC:.+]] = arith.select %[[HAS]], %[[FROM]], %[[LANE]]
+// AMD:             %[[SRC32:.+]] = arith.index_cast %[[SRC]] : index to i32
+// AMD:             gpu.shuffle  idx %{{.+}}, %[[SRC32]], %c64_i32
+// AMD-COUNT-5:     gpu.shuffle  idx
+// AMD-NOT:         gpu.shuffle
+// AMD:             memref.store %{{.+}}, %[[PARTIALS]]

@@ -34,11 +34,20 @@ namespace {
 
 /// A consumer reads `operand` once per element of the producer when the
 /// indexing map is a permutation: fusing then never recomputes a producer
-/// element more than once per consumer.
+/// element more than once per consumer. So does a scan through a map of
+/// every loop but its axis: its kernels evaluate the payload once per
+/// element (at j = i), not once per (i, j).
 bool readsOncePerElement(OpOperand *operand) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
-  return consumer && consumer.isDpsInput(operand) &&
-         consumer.getMatchingIndexingMap(operand).isPermutation();
+  if (!consumer || !consumer.isDpsInput(operand))
+    return false;
+  AffineMap map = consumer.getMatchingIndexingMap(operand);
+  if (map.isPermutation())
+    return true;
+  DispatchShape shape = classifyDispatch(consumer);
+  return shape.schedule == Schedule::Scan && map.isProjectedPermutation() &&
+         map.getNumResults() + 1 == map.getNumDims() &&
+         !map.isFunctionOfDim(shape.scanAxis);
 }
 
 bool isElementwiseGeneric(linalg::GenericOp op) {
@@ -140,6 +149,40 @@ Operation *findEpilogueRoot(linalg::GenericOp op,
   return root;
 }
 
+/// Upstream's elementwise fusion of a producer into a scan, keeping the
+/// scan's tag: the generic upstream builds has none of the consumer's
+/// attributes.
+struct FuseIntoScan : OpRewritePattern<linalg::GenericOp> {
+  FuseIntoScan(MLIRContext *ctx, linalg::ControlFusionFn control)
+      : OpRewritePattern(ctx, /*benefit=*/2), control(std::move(control)) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp scan,
+                                PatternRewriter &rewriter) const override {
+    Attribute tag = scan->getAttr(kScanAttr);
+    if (!tag)
+      return failure();
+    for (OpOperand *operand : scan.getDpsInputOperands()) {
+      if (!linalg::areElementwiseOpsFusable(operand) || !control(operand))
+        continue;
+      Operation *producer = operand->get().getDefiningOp();
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, operand);
+      if (failed(fused))
+        return failure();
+      fused->fusedOp->setAttr(kScanAttr, tag);
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+          return use.getOwner() != producer;
+        });
+      rewriter.eraseOp(scan);
+      return success();
+    }
+    return failure();
+  }
+
+  linalg::ControlFusionFn control;
+};
+
 LogicalResult generalizeNamedOps(func::FuncOp func) {
   SmallVector<linalg::LinalgOp> named;
   func.walk([&](linalg::LinalgOp op) {
@@ -183,7 +226,12 @@ struct FormDispatchesPass
       return producer && isElementwiseGeneric(producer) &&
              operand->get().hasOneUse() && readsOncePerElement(operand);
     };
-    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    patterns.add<FuseIntoScan>(ctx, control);
+    // Scans fuse only through FuseIntoScan.
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [control](OpOperand *operand) {
+          return !operand->getOwner()->hasAttr(kScanAttr) && control(operand);
+        });
     if (failed(applyPatternsAndFoldGreedily(entry, std::move(patterns))))
       return entry.emitError("elementwise fusion did not converge");
 

@@ -88,13 +88,16 @@ StringRef accy::stringifySchedule(Schedule schedule) {
     return "thread-reduction";
   case Schedule::TiledContraction:
     return "tiled-contraction";
+  case Schedule::Scan:
+    return "scan";
   }
   llvm_unreachable("unknown schedule");
 }
 
 std::optional<Schedule> accy::symbolizeSchedule(StringRef name) {
   for (Schedule s : {Schedule::Elementwise, Schedule::RowReduction,
-                     Schedule::ThreadReduction, Schedule::TiledContraction})
+                     Schedule::ThreadReduction, Schedule::TiledContraction,
+                     Schedule::Scan})
     if (stringifySchedule(s) == name)
       return s;
   return std::nullopt;
@@ -163,36 +166,75 @@ static bool reducesContiguously(linalg::LinalgOp op) {
       op.getIteratorTypesArray()[last.getPosition()]);
 }
 
-DispatchShape accy::classifyDispatch(linalg::LinalgOp op) {
-  DispatchShape shape;
-  if (op.getNumReductionLoops() == 0)
-    return shape;
-  if (matchContraction(op, shape)) {
-    shape.schedule = Schedule::TiledContraction;
-    return shape;
-  }
-  shape.schedule = Schedule::ThreadReduction;
+/// The single combiner of a one-output reduction that has a neutral element
+/// and whose result is what the payload yields, or null.
+static Operation *matchCombiner(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1 || !op.getBlock())
-    return shape;
+    return nullptr;
   SmallVector<Operation *, 4> combiners;
   Value reduced = matchReduction(op.getRegionOutputArgs(), 0, combiners);
   if (!reduced || combiners.size() != 1 ||
       combiners[0]->getNumOperands() != 2 ||
       combiners[0]->getNumResults() != 1 ||
       !arith::getNeutralElement(combiners[0]))
-    return shape;
-  // Subgroup shuffles move 32-bit values.
-  Type accType = combiners[0]->getResult(0).getType();
-  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() != 32)
-    return shape;
-  // The combined value must be what the payload yields.
+    return nullptr;
   Operation *yield = op.getBlock()->getTerminator();
   if (yield->getOperand(0) != combiners[0]->getResult(0))
+    return nullptr;
+  return combiners[0];
+}
+
+/// A scan tagged by the tensor stage: one reduction loop j, and the axis
+/// loop i the output indexes where an input of the same rank reads j.
+static bool matchScan(linalg::LinalgOp op, DispatchShape &shape) {
+  if (!op->hasAttr(kScanAttr) || op.getNumReductionLoops() != 1)
+    return false;
+  Operation *combiner = matchCombiner(op);
+  if (!combiner)
+    return false;
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  AffineExpr j = getAffineDimExpr(reductions[0], op.getContext());
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() != out.getNumResults())
+      continue;
+    for (auto [read, written] : llvm::zip(map.getResults(), out.getResults()))
+      if (auto axis = dyn_cast<AffineDimExpr>(written); axis && read == j) {
+        shape.scanAxis = axis.getPosition();
+        shape.scanReduction = reductions[0];
+        shape.combiner = combiner;
+        return true;
+      }
+  }
+  return false;
+}
+
+DispatchShape accy::classifyDispatch(linalg::LinalgOp op) {
+  DispatchShape shape;
+  if (op.getNumReductionLoops() == 0)
+    return shape;
+  if (matchScan(op, shape)) {
+    shape.schedule = Schedule::Scan;
+    return shape;
+  }
+  if (matchContraction(op, shape)) {
+    shape.schedule = Schedule::TiledContraction;
+    return shape;
+  }
+  shape.schedule = Schedule::ThreadReduction;
+  Operation *combiner = matchCombiner(op);
+  if (!combiner)
+    return shape;
+  // Subgroup shuffles move 32-bit values.
+  Type accType = combiner->getResult(0).getType();
+  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() != 32)
     return shape;
   if (!reducesContiguously(op))
     return shape;
   shape.schedule = Schedule::RowReduction;
-  shape.combiner = combiners[0];
+  shape.combiner = combiner;
   return shape;
 }
 
@@ -211,21 +253,30 @@ static int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-/// Product of the static sizes of the loops of `kind` (parallel or
-/// reduction), or nullopt when one is dynamic.
-static std::optional<int64_t> staticTripCount(linalg::LinalgOp op,
-                                              bool reductions) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+/// Product of the static sizes of the loops `selected` picks, or nullopt
+/// when one is dynamic.
+static std::optional<int64_t>
+staticTripCount(linalg::LinalgOp op,
+                llvm::function_ref<bool(unsigned loop)> selected) {
   int64_t count = 1;
-  for (auto [size, iterator] : llvm::zip(ranges, iterators)) {
-    if (linalg::isReductionIterator(iterator) != reductions)
+  for (auto [loop, size] : llvm::enumerate(op.getStaticLoopRanges())) {
+    if (!selected(loop))
       continue;
     if (ShapedType::isDynamic(size))
       return std::nullopt;
     count *= size;
   }
   return count;
+}
+
+/// Product of the static sizes of the reduction loops (or of the parallel
+/// ones), or nullopt when one is dynamic.
+static std::optional<int64_t> staticTripCount(linalg::LinalgOp op,
+                                              bool reductions) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return staticTripCount(op, [&](unsigned loop) {
+    return linalg::isReductionIterator(iterators[loop]) == reductions;
+  });
 }
 
 /// A block of threads that is a multiple of the subgroup, no larger than the
@@ -282,6 +333,27 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       block = {t, t, 1};
       tile = {t, t, tk};
       sharedBytes = t * tk * (lhsBytes + rhsBytes);
+      break;
+    }
+    case Schedule::Scan: {
+      // One block per line, walking it in chunks of `threads` elements; the
+      // subgroups' totals meet in shared memory.
+      int64_t threads = blockSizeFor(
+          *profile, staticTripCount(op, [&](unsigned loop) {
+            return loop == static_cast<unsigned>(shape.scanAxis);
+          }));
+      block = {threads, 1, 1};
+      tile = {1};
+      int64_t subgroups = threads / profile->subgroupSize;
+      if (subgroups > 1)
+        sharedBytes =
+            subgroups * elementBytes(op.getDpsInits()[0].getType());
+      // MLIR 19 lowers `gpu.shuffle up` to NVVM only; ROCDL gets `idx`
+      // shuffles from computed lanes.
+      entries.push_back(b.getNamedAttr(
+          "shuffle", b.getStringAttr(profile->kind == target::TargetKind::NVPTX
+                                         ? "up"
+                                         : "idx")));
       break;
     }
     }

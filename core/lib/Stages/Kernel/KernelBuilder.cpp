@@ -1,6 +1,6 @@
 //===- KernelBuilder.cpp - GPU kernels for each schedule ------------------===//
 
-#include "KernelBuilder.h"
+#include "PayloadEmitter.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -22,238 +22,6 @@ using namespace accy::kernel;
 
 namespace {
 
-/// Index arithmetic at a builder's insertion point.
-struct Ix {
-  OpBuilder &b;
-  Location loc;
-
-  Value c(int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v); }
-  Value add(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.create<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
-  Value mul(Value x, int64_t y) { return y == 1 ? x : mul(x, c(y)); }
-  Value div(Value x, Value y) { return b.create<arith::DivUIOp>(loc, x, y); }
-  Value rem(Value x, Value y) { return b.create<arith::RemUIOp>(loc, x, y); }
-  Value ceilDiv(Value x, int64_t y) {
-    return y == 1 ? x : b.create<arith::CeilDivUIOp>(loc, x, c(y));
-  }
-  Value minU(Value x, Value y) { return b.create<arith::MinUIOp>(loc, x, y); }
-  Value lt(Value x, Value y) {
-    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
-  }
-  Value eq(Value x, int64_t y) {
-    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, c(y));
-  }
-  Value both(Value x, Value y) { return b.create<arith::AndIOp>(loc, x, y); }
-  Value product(ArrayRef<Value> values) {
-    Value result;
-    for (Value v : values)
-      result = result ? mul(result, v) : v;
-    return result ? result : c(1);
-  }
-};
-
-SmallVector<Value> select(ArrayRef<Value> values, ArrayRef<unsigned> dims) {
-  SmallVector<Value> result;
-  for (unsigned d : dims)
-    result.push_back(values[d]);
-  return result;
-}
-
-/// The trip counts of `op`'s loops, computed at the insertion point (from
-/// memref.dim of its operands; constants where static).
-SmallVector<Value> loopSizes(OpBuilder &b, Location loc, linalg::LinalgOp op) {
-  SmallVector<Value> sizes;
-  for (Range range : op.createLoopRanges(b, loc))
-    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
-  return sizes;
-}
-
-/// Row-major delinearization of `linear` over `sizes`.
-SmallVector<Value> delinearize(Ix &ix, Value linear, ArrayRef<Value> sizes) {
-  SmallVector<Value> ivs(sizes.size());
-  for (int i = static_cast<int>(sizes.size()) - 1; i >= 0; --i) {
-    if (i == 0) {
-      ivs[0] = linear;
-      break;
-    }
-    ivs[i] = ix.rem(linear, sizes[i]);
-    linear = ix.div(linear, sizes[i]);
-  }
-  return ivs;
-}
-
-void splitLoops(linalg::LinalgOp op, SmallVectorImpl<unsigned> &parallel,
-                SmallVectorImpl<unsigned> &reduction) {
-  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-    (linalg::isReductionIterator(iterator) ? reduction : parallel).push_back(i);
-}
-
-/// All loop ivs: `parallel` and `reduction` ivs in their places, zero for a
-/// missing group.
-SmallVector<Value> mergeIvs(Ix &ix, unsigned numLoops,
-                            ArrayRef<unsigned> parallelDims,
-                            ArrayRef<Value> parallelIvs,
-                            ArrayRef<unsigned> reductionDims,
-                            ArrayRef<Value> reductionIvs) {
-  SmallVector<Value> ivs(numLoops);
-  for (auto [d, v] : llvm::zip(parallelDims, parallelIvs))
-    ivs[d] = v;
-  for (auto [d, v] : llvm::zip(reductionDims, reductionIvs))
-    ivs[d] = v;
-  Value zero;
-  for (Value &iv : ivs)
-    if (!iv)
-      iv = zero ? zero : (zero = ix.c(0));
-  return ivs;
-}
-
-/// The indices `map` selects at the iteration point `ivs`.
-SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                            ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (unsigned i = 0; i < map.getNumResults(); ++i) {
-    AffineExpr expr = map.getResult(i);
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      indices.push_back(ivs[dim.getPosition()]);
-      continue;
-    }
-    indices.push_back(
-        b.create<affine::AffineApplyOp>(loc, map.getSubMap({i}), ivs));
-  }
-  return indices;
-}
-
-Value loadOperand(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                  OpOperand *operand, ValueRange ivs) {
-  Value source = operand->get();
-  if (!isa<MemRefType>(source.getType()))
-    return source;
-  return b.create<memref::LoadOp>(
-      loc, source, applyMap(b, loc, op.getMatchingIndexingMap(operand), ivs));
-}
-
-void storeOperand(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                  OpOperand *operand, Value value, ValueRange ivs) {
-  b.create<memref::StoreOp>(
-      loc, value, operand->get(),
-      applyMap(b, loc, op.getMatchingIndexingMap(operand), ivs));
-}
-
-/// Clones the payload of `op` for one iteration point; `args` are the values
-/// of its block arguments. Returns the yielded values.
-SmallVector<Value> emitPayload(OpBuilder &b, linalg::LinalgOp op,
-                               ValueRange ivs, ArrayRef<Value> args) {
-  Block *body = op.getBlock();
-  IRMapping mapping;
-  for (auto [arg, value] : llvm::zip(body->getArguments(), args))
-    mapping.map(arg, value);
-  for (Operation &inner : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      mapping.map(index.getResult(), ivs[index.getDim()]);
-      continue;
-    }
-    b.clone(inner, mapping);
-  }
-  SmallVector<Value> results;
-  for (Value v : body->getTerminator()->getOperands())
-    results.push_back(mapping.lookupOrDefault(v));
-  return results;
-}
-
-/// Buffers whose value at the point being computed is already in registers
-/// (the results of a root and of its epilogues), and that value.
-using InRegisters = llvm::DenseMap<Value, Value>;
-
-/// Values for the payload's block arguments: inputs from registers where
-/// `known` has them, loaded otherwise, and `outputs` for the output
-/// arguments.
-SmallVector<Value> payloadArgs(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                               ValueRange ivs, ArrayRef<Value> outputs,
-                               const InRegisters &known = InRegisters()) {
-  SmallVector<Value> args;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    // An unused input is not loaded.
-    if (Value value = known.lookup(input->get()))
-      args.push_back(value);
-    else if (op.getMatchingBlockArgument(input).use_empty())
-      args.push_back(Value());
-    else
-      args.push_back(loadOperand(b, loc, op, input, ivs));
-  }
-  llvm::append_range(args, outputs);
-  return args;
-}
-
-/// The value of single-output elementwise `op` at `ivs`: its payload over
-/// inputs from `known` or memory, and its output's old value where the
-/// payload reads it.
-Value emitPointValue(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                     ValueRange ivs, const InRegisters &known) {
-  OpOperand *output = op.getDpsInitOperand(0);
-  Value old = op.getMatchingBlockArgument(output).use_empty()
-                  ? Value()
-                  : loadOperand(b, loc, op, output, ivs);
-  return emitPayload(b, op, ivs, payloadArgs(b, loc, op, ivs, {old}, known))[0];
-}
-
-/// Stores `value`, the result of root `op` at iteration point `ivs`, into
-/// `output`, then computes the epilogues of `plan` at the point of that
-/// result.
-void storeResult(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                 OpOperand *output, Value value, ValueRange ivs,
-                 const KernelPlan &plan) {
-  storeOperand(b, loc, op, output, value, ivs);
-  if (plan.epilogues.empty())
-    return;
-  // An epilogue's loops are the points of the root's result.
-  SmallVector<Value> point =
-      applyMap(b, loc, op.getMatchingIndexingMap(output), ivs);
-  InRegisters inRegisters{{output->get(), value}};
-  for (linalg::LinalgOp epilogue : plan.epilogues) {
-    Value computed = emitPointValue(b, loc, epilogue, point, inRegisters);
-    OpOperand *result = epilogue.getDpsInitOperand(0);
-    storeOperand(b, loc, epilogue, result, computed, point);
-    inRegisters[result->get()] = computed;
-  }
-}
-
-Value zeroOf(OpBuilder &b, Location loc, Type type) {
-  return b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
-}
-
-/// A new op like `combiner` that combines `lhs` and `rhs`.
-Value combine(OpBuilder &b, Location loc, Operation *combiner, Value lhs,
-              Value rhs) {
-  OperationState state(loc, combiner->getName());
-  state.addOperands({lhs, rhs});
-  state.addTypes(combiner->getResultTypes());
-  state.addAttributes(combiner->getAttrs());
-  return b.create(state)->getResult(0);
-}
-
-gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value gridX,
-                           ArrayRef<int64_t> block, TypeRange workgroup = {}) {
-  Ix ix{b, loc};
-  Value one = ix.c(1);
-  auto launch = b.create<gpu::LaunchOp>(
-      loc, gridX, one, one, ix.c(block[0]), ix.c(block[1]), ix.c(block[2]),
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/ValueRange{}, workgroup);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(&launch.getBody().front());
-  b.create<gpu::TerminatorOp>(loc);
-  return launch;
-}
-
-MemRefType workgroupBuffer(ArrayRef<int64_t> shape, Type element) {
-  MLIRContext *ctx = element.getContext();
-  return MemRefType::get(
-      shape, element, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-}
-
-Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
 
 //===----------------------------------------------------------------------===//
 // thread schedule: one thread per output point, serial reduction
@@ -744,6 +512,14 @@ FailureOr<Operation *> accy::kernel::buildLaunch(RewriterBase &rewriter,
       return op.emitError("dispatch planned as a tiled contraction is not a "
                           "contraction with one M, N and K dimension");
     launch = buildContractionKernel(rewriter, op, plan, shape);
+    break;
+  }
+  case Schedule::Scan: {
+    DispatchShape shape = classifyDispatch(op);
+    if (shape.schedule != Schedule::Scan)
+      return op.emitError("dispatch planned as a scan is not a tagged scan "
+                          "with a combiner that has a neutral element");
+    launch = buildScanKernel(rewriter, op, plan, shape);
     break;
   }
   }

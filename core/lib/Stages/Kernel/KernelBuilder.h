@@ -22,6 +22,9 @@ struct KernelPlan {
   llvm::SmallVector<int64_t> block;
   llvm::SmallVector<int64_t> tile;
   int64_t subgroup = 32;
+  /// For scans: whether the target lowers `gpu.shuffle up` (else lanes are
+  /// read with `idx` shuffles).
+  bool shuffleUp = true;
   /// Scalars replacing the initial contents of the outputs (the values of
   /// the fills folded into this dispatch), one per output; null where the
   /// output is read.
@@ -45,12 +48,24 @@ mlir::LogicalResult buildElementwiseLoops(mlir::RewriterBase &rewriter,
                                           mlir::linalg::LinalgOp op,
                                           const KernelPlan &plan);
 
-/// Replaces `op` with a gpu.launch for the reduction and contraction
+/// Replaces `op` with a gpu.launch for the reduction, contraction and scan
 /// schedules (and the thread schedule used for zero-dimensional elementwise
 /// ops). Returns the launch, or emits an error and returns failure.
 mlir::FailureOr<mlir::Operation *>
 buildLaunch(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
             const KernelPlan &plan);
+
+/// The scan schedule (ScanKernel.cpp): one block per line of `op`, a scan
+/// tagged `accy.scan` (see `shape`), walking the line in chunks of a block's
+/// threads with a carry; linear in the line's length.
+mlir::FailureOr<mlir::Operation *>
+buildScanKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                const KernelPlan &plan, const DispatchShape &shape);
+
+/// Replaces scan `op` with host loops: one per line, carrying the running
+/// value along it.
+void buildScanLoops(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                    const DispatchShape &shape);
 
 } // namespace accy::kernel
 

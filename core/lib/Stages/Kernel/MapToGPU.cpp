@@ -141,6 +141,8 @@ KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
   kp.block = getPlanArray(targetPlan, "block");
   kp.tile = getPlanArray(targetPlan, "tile");
   kp.subgroup = getPlanInt(targetPlan, "subgroup").value_or(32);
+  if (auto shuffle = targetPlan.getAs<StringAttr>("shuffle"))
+    kp.shuffleUp = shuffle.getValue() == "up";
   return kp;
 }
 

@@ -25,9 +25,11 @@ void accy::kernel::buildKernelPipeline(OpPassManager &pm,
   pm.addPass(createSinkIntoLaunches());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGroupKernels());
-  // The host version (nested builtin.module @host): plain loops.
-  pm.nest<ModuleOp>().addNestedPass<func::FuncOp>(
-      createConvertLinalgToLoopsPass());
+  // The host version (nested builtin.module @host): plain loops, scans with
+  // a carry.
+  OpPassManager &hostFuncs = pm.nest<ModuleOp>().nest<func::FuncOp>();
+  hostFuncs.addPass(createScanLoops());
+  hostFuncs.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

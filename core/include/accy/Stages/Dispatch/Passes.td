@@ -22,7 +22,9 @@ def FormDispatches : Pass<"accy-choir-form-dispatches", "mlir::ModuleOp"> {
     broadcast). A producer with several such consumers is duplicated into
     each of them when its body has at most `max-recompute-ops` ops and no
     other user keeps it alive (softmax recomputes `exp(x - max)` instead of
-    storing it).
+    storing it). A scan (`accy.scan`) also takes producers it reads through
+    a map of all its loops but the axis: its kernels evaluate the payload
+    once per element.
 
     Every linalg op that remains is a dispatch root and gets
     `accy.dispatch = {id = N : i64, kind = "elementwise"|"reduction"|
@@ -55,6 +57,14 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
       - `tiled-contraction`: a contraction with one M, one N and one K
         dimension (plus batch dimensions); square output tiles per block, K
         staged through shared memory;
+      - `scan`: a scan from the tensor stage (`accy.scan`, a reduction loop
+        masked by `j <= i` on the axis loop) whose combiner has a neutral
+        element; one block per line, threads take consecutive elements of
+        a chunk of the line, subgroup shuffles and shared memory scan the
+        chunk, a carry runs from chunk to chunk (linear work). The plan
+        records the combiner and, per GPU target, `shuffle = "up"` (NVIDIA)
+        or `"idx"` (AMD, where MLIR 19 lowers no `up` shuffle); its shared
+        memory holds one value per subgroup;
     and, per target of `targets`, the block size, tiles, shared memory and
     subgroup size, recorded as
     `accy.plan = {schedule = "...", combiner = "...", targets = {sm_90 = {

@@ -59,7 +59,17 @@ getPlannedTargets(mlir::ModuleOp kernel);
 // Schedules
 //===----------------------------------------------------------------------===//
 
-enum class Schedule { Elementwise, RowReduction, ThreadReduction, TiledContraction };
+enum class Schedule {
+  Elementwise,
+  RowReduction,
+  ThreadReduction,
+  TiledContraction,
+  Scan
+};
+
+/// The tag the tensor stage puts on the linalg.generic of a scan ("cumsum"
+/// or "cummax"): a reduction loop j masked by j <= i for the axis loop i.
+inline constexpr llvm::StringLiteral kScanAttr = "accy.scan";
 
 llvm::StringRef stringifySchedule(Schedule schedule);
 std::optional<Schedule> symbolizeSchedule(llvm::StringRef name);
@@ -67,9 +77,12 @@ std::optional<Schedule> symbolizeSchedule(llvm::StringRef name);
 /// How a dispatch root is classified, with what the schedules need.
 struct DispatchShape {
   Schedule schedule = Schedule::Elementwise;
-  /// For row reductions: the combiner op of the (single) output, e.g.
-  /// arith.addf.
+  /// For row reductions and scans: the combiner op of the (single) output,
+  /// e.g. arith.addf.
   mlir::Operation *combiner = nullptr;
+  /// For scans: the loop of the scanned axis (i) and the masked reduction
+  /// loop (j) that the quadratic tensor form adds beside it.
+  int64_t scanAxis = -1, scanReduction = -1;
   /// For tiled contractions: the M, N, K loop and the batch loops, and which
   /// input is the M x K (lhs) and the K x N (rhs) operand.
   int64_t mDim = -1, nDim = -1, kDim = -1;

@@ -38,7 +38,12 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
         `convert-parallel-loops-to-gpu` that follows makes the `gpu.launch`;
       - `row-reduction`, `thread-reduction`, `tiled-contraction`: a
         `gpu.launch` built directly (strided per-thread reduction, subgroup
-        shuffles and a shared-memory combine; shared-memory staged tiles).
+        shuffles and a shared-memory combine; shared-memory staged tiles);
+      - `scan`: a `gpu.launch` with one block per line, which walks the line
+        in chunks of the block's threads: an inclusive subgroup scan with
+        shuffles (`up`, or `idx` where the plan says so), the subgroups'
+        totals through shared memory, and a carry from the chunks before;
+        elementwise epilogues run at each element it stores.
     Zero-dimensional elementwise ops use the thread schedule. A `linalg.fill`
     that initialises a reduction or contraction (`role = "init"`) is folded
     into that kernel. The launch function records what each launch is, in
@@ -47,6 +52,25 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
     code is reported.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def ScanLoops : Pass<"accy-choir-scan-loops", "mlir::func::FuncOp"> {
+  let summary = "Lower the scans of the host version to loops with a carry";
+  let description = [{
+    Replaces every scan on buffers (a `linalg.generic` tagged `accy.scan`,
+    the tensor stage's form with a reduction loop masked by `j <= i`) with an
+    `scf.for` over its lines and, inside, an `scf.for` along the line that
+    carries the running sum or maximum: linear in the line's length where the
+    generic's loops are quadratic. Each element is the generic's payload at
+    `j = i` over the combiner's neutral element (an f16 element is combined
+    in f32, as the payload does), and the stored value is combined with the
+    output's start as the generic's. Runs on the host version before
+    `convert-linalg-to-loops`.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect"];
