@@ -45,3 +45,24 @@ func.func @tanh_split(%x: f32) -> f32 {
   %0 = math.tanh %x : f32
   return %0 : f32
 }
+
+// f64 exp, log and tanh (what f64 kernels' exp, log, log_softmax, sigmoid,
+// gelu and tanh lower to) become f64 arithmetic: range reduction through
+// floor and the exponent bits, polynomials, no libm call left.
+// CHECK-LABEL: func.func @f64_transcendentals
+// CHECK-NOT:     math.exp
+// CHECK-NOT:     math.log
+// CHECK-NOT:     math.tanh
+// CHECK-DAG:     math.floor %{{.*}} : f64
+// CHECK-DAG:     arith.bitcast %{{.*}} : i64 to f64
+// CHECK-DAG:     arith.bitcast %{{.*}} : f64 to i64
+// CHECK-DAG:     arith.constant 0.693145751953125 : f64
+// CHECK-DAG:     arith.constant 6.250000e-01 : f64
+// CHECK-DAG:     math.copysign %{{.*}} : f64
+// CHECK:         return
+func.func @f64_transcendentals(%x: f64) -> (f64, f64, f64) {
+  %0 = math.exp %x : f64
+  %1 = math.log %x : f64
+  %2 = math.tanh %x : f64
+  return %0, %1, %2 : f64, f64, f64
+}

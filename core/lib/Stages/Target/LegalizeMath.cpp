@@ -4,12 +4,14 @@
 // llvm.log, AMDGPU's would need ROCm's device libraries, and a host object
 // calling libm would answer differently from the GPUs. So every
 // transcendental becomes arithmetic here, once, before any backend sees it:
-// the upstream polynomial approximations and expansions, with fma split into
+// the upstream polynomial approximations and expansions (f32), Accy's own
+// f64 exp, log and tanh (F64Math.cpp), with fma split into
 // mul+add so that no target needs `fmaf` (the host baseline has no FMA) and
 // all of them round alike.
 //
 //===----------------------------------------------------------------------===//
 
+#include "F64Math.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 
@@ -227,6 +229,7 @@ struct LegalizeMathPass
                  ExpandNumMinMax<arith::MaxNumFOp, arith::CmpFPredicate::OGT>,
                  ExpandNumMinMax<arith::MinNumFOp, arith::CmpFPredicate::OLT>>(
         ctx);
+    accy::target::populateF64MathPatterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(patterns))))
       return signalPassFailure();
@@ -249,7 +252,8 @@ struct LegalizeMathPass
         op->emitError() << "'" << op->getName() << "' on "
                         << op->getResultTypes()
                         << " has no self-contained lowering on every target "
-                           "(only f32 transcendentals are approximated)";
+                           "(only f32 transcendentals and f64 exp, log and tanh "
+                           "are approximated)";
         return WalkResult::interrupt();
       }
       if (isa<arith::RemFOp>(op)) {

@@ -12,6 +12,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include <string>
+
 using namespace mlir;
 
 /// Memref and loop lowering shared by device and host code.
@@ -21,6 +23,22 @@ static void addStructuralLowering(OpPassManager &pm) {
   pm.addPass(createConvertSCFToCFPass());
   // ceildivui and friends have no direct LLVM lowering.
   pm.addPass(arith::createArithExpandOpsPass());
+}
+
+/// bf16 on the host: x86 has no bf16 arithmetic, and LLVM's x86 backend
+/// rounds f32 to bf16 by calling __truncsfbf2, which a host object may not
+/// (docs/abi.md). So bf16 arithmetic is done in f32, rounded once per op as
+/// f16 is, and the conversions become integer arithmetic (round to nearest
+/// even, NaN kept).
+static void addHostBFloat16Lowering(OpPassManager &pm) {
+  static const std::string bf16[] = {"bf16"};
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = bf16;
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
 }
 
 void accy::target::buildTargetPipeline(OpPassManager &pm,
@@ -71,6 +89,7 @@ void accy::target::buildTargetPipeline(OpPassManager &pm,
   // The host version, in the nested `builtin.module @host`.
   OpPassManager &host = pm.nest<ModuleOp>();
   addStructuralLowering(host);
+  addHostBFloat16Lowering(host);
   host.addPass(createConvertMathToLLVMPass());
   host.addPass(createArithToLLVMConversionPass());
   host.addPass(createConvertIndexToLLVMPass());
