@@ -197,11 +197,10 @@ FailureOr<Operation *> buildRowReductionKernel(RewriterBase &rw,
                                                Operation *combiner) {
   Location loc = op.getLoc();
   int64_t threads = plan.block[0], subgroup = plan.subgroup;
-  if (threads % subgroup != 0)
-    return op.emitError() << "row-reduction block of " << threads
-                          << " threads is not a multiple of the subgroup ("
-                          << subgroup << ")";
-  int64_t numSubgroups = threads / subgroup;
+  FailureOr<int64_t> subgroups = subgroupsPerBlock(op, plan);
+  if (failed(subgroups))
+    return failure();
+  int64_t numSubgroups = *subgroups;
 
   // The reductions of the row: the root's and those of the pipeline, each
   // with its combiner and shared-memory slots.
@@ -492,36 +491,32 @@ FailureOr<Operation *> accy::kernel::buildLaunch(RewriterBase &rewriter,
                                                  linalg::LinalgOp op,
                                                  const KernelPlan &plan) {
   rewriter.setInsertionPoint(op);
+  // The kernels of the other schedules build on what classification finds
+  // in the op, which must still be what the dispatch stage planned.
+  DispatchShape shape = classifyDispatch(op);
+  if (plan.schedule != Schedule::Elementwise &&
+      plan.schedule != Schedule::ThreadReduction &&
+      shape.schedule != plan.schedule)
+    return op.emitError() << "dispatch planned as '"
+                          << stringifySchedule(plan.schedule)
+                          << "' is classified as '"
+                          << stringifySchedule(shape.schedule)
+                          << "' on buffers";
   FailureOr<Operation *> launch = failure();
   switch (plan.schedule) {
   case Schedule::Elementwise:
   case Schedule::ThreadReduction:
     launch = buildThreadKernel(rewriter, op, plan);
     break;
-  case Schedule::RowReduction: {
-    DispatchShape shape = classifyDispatch(op);
-    if (shape.schedule != Schedule::RowReduction)
-      return op.emitError("dispatch planned as a row reduction is not one "
-                          "(no combiner with a neutral element)");
+  case Schedule::RowReduction:
     launch = buildRowReductionKernel(rewriter, op, plan, shape.combiner);
     break;
-  }
-  case Schedule::TiledContraction: {
-    DispatchShape shape = classifyDispatch(op);
-    if (shape.schedule != Schedule::TiledContraction)
-      return op.emitError("dispatch planned as a tiled contraction is not a "
-                          "contraction with one M, N and K dimension");
+  case Schedule::TiledContraction:
     launch = buildContractionKernel(rewriter, op, plan, shape);
     break;
-  }
-  case Schedule::Scan: {
-    DispatchShape shape = classifyDispatch(op);
-    if (shape.schedule != Schedule::Scan)
-      return op.emitError("dispatch planned as a scan is not a tagged scan "
-                          "with a combiner that has a neutral element");
+  case Schedule::Scan:
     launch = buildScanKernel(rewriter, op, plan, shape);
     break;
-  }
   }
   if (succeeded(launch))
     rewriter.eraseOp(op);

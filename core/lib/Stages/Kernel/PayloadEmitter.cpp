@@ -183,6 +183,17 @@ gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value gridX,
   return launch;
 }
 
+FailureOr<int64_t> subgroupsPerBlock(linalg::LinalgOp op,
+                                     const KernelPlan &plan) {
+  int64_t threads = plan.block[0], subgroup = plan.subgroup;
+  if (threads % subgroup != 0)
+    return op.emitError() << stringifySchedule(plan.schedule) << " block of "
+                          << threads
+                          << " threads is not a multiple of the subgroup ("
+                          << subgroup << ")";
+  return threads / subgroup;
+}
+
 MemRefType workgroupBuffer(ArrayRef<int64_t> shape, Type element) {
   MLIRContext *ctx = element.getContext();
   return MemRefType::get(

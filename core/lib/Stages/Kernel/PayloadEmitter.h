@@ -157,6 +157,11 @@ mlir::gpu::LaunchOp createLaunch(mlir::OpBuilder &b, mlir::Location loc,
                                  llvm::ArrayRef<int64_t> block,
                                  mlir::TypeRange workgroup = {});
 
+/// The subgroups in a block of `plan`; emits an error and fails when the
+/// block is not a whole number of them.
+mlir::FailureOr<int64_t> subgroupsPerBlock(mlir::linalg::LinalgOp op,
+                                           const KernelPlan &plan);
+
 /// A buffer type in workgroup (shared) memory.
 mlir::MemRefType workgroupBuffer(llvm::ArrayRef<int64_t> shape,
                                  mlir::Type element);

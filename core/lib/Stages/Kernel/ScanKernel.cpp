@@ -116,18 +116,17 @@ FailureOr<Operation *> accy::kernel::buildScanKernel(RewriterBase &rw,
                                                      linalg::LinalgOp op,
                                                      const KernelPlan &plan,
                                                      const DispatchShape &shape) {
-  Location loc = op.getLoc();
-  int64_t threads = plan.block[0], subgroup = plan.subgroup;
-  if (threads % subgroup != 0)
-    return op.emitError() << "scan block of " << threads
-                          << " threads is not a multiple of the subgroup ("
-                          << subgroup << ")";
   Operation *combiner = shape.combiner;
   Type accType = combiner->getResult(0).getType();
   if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() > 64)
     return op.emitError() << "scan of " << accType
                           << " values: subgroup shuffles move at most 64 bits";
-  int64_t numSubgroups = threads / subgroup;
+  FailureOr<int64_t> subgroups = subgroupsPerBlock(op, plan);
+  if (failed(subgroups))
+    return failure();
+  int64_t threads = plan.block[0], subgroup = plan.subgroup;
+  int64_t numSubgroups = *subgroups;
+  Location loc = op.getLoc();
   ScanLines lines(op, shape);
 
   Ix host{rw, loc};
