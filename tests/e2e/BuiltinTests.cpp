@@ -7,62 +7,33 @@
 //
 //===----------------------------------------------------------------------===//
 
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
-
-#include "HostKernels.h"
 #include "Reference.h"
+#include "TestSupport.h"
 
 #include <cmath>
 
 using namespace accy::e2e;
 
-extern "C" {
-#define ACCY_KERNEL(name) void _mlir_ciface_##name();
-ACCY_KERNEL(add_bcast)
-ACCY_KERNEL(sub_col)
-ACCY_KERNEL(mul_scalar)
-ACCY_KERNEL(div_bcast)
-ACCY_KERNEL(neg_chain)
-ACCY_KERNEL(compare)
-ACCY_KERNEL(activations)
-ACCY_KERNEL(softmax_rows)
-ACCY_KERNEL(softmax_cols)
-ACCY_KERNEL(softmax_manual)
-ACCY_KERNEL(reduce_all)
-ACCY_KERNEL(reduce_rows)
-ACCY_KERNEL(reduce_outer)
-ACCY_KERNEL(matmul)
-ACCY_KERNEL(batch_matmul)
-ACCY_KERNEL(einsum_bmm)
-ACCY_KERNEL(einsum_outer)
-ACCY_KERNEL(einsum_diag)
-ACCY_KERNEL(einsum_rowdot)
-ACCY_KERNEL(dense_relu)
-#undef ACCY_KERNEL
-}
-
-#define KERNEL(name) reinterpret_cast<void *>(&_mlir_ciface_##name)
-
-/// |actual - expected| <= atol + rtol * |expected| everywhere.
-static void requireClose(const Tensor &actual, const Tensor &expected,
-                         double rtol = 2e-6, double atol = 1e-6) {
-  REQUIRE(actual.shape == expected.shape);
-  if (expected.isBool) {
-    REQUIRE(actual.bools == expected.bools);
-    return;
-  }
-  for (int64_t i = 0; i < expected.numel(); ++i) {
-    double a = actual.data[i], e = expected.data[i];
-    INFO("element " << i << ": got " << a << ", expected " << e);
-    REQUIRE(std::abs(a - e) <= atol + rtol * std::abs(e));
-  }
-}
-
-static std::mt19937 &rng() {
-  static std::mt19937 generator(20261129);
-  return generator;
-}
+ACCY_DECLARE_KERNEL(add_bcast)
+ACCY_DECLARE_KERNEL(sub_col)
+ACCY_DECLARE_KERNEL(mul_scalar)
+ACCY_DECLARE_KERNEL(div_bcast)
+ACCY_DECLARE_KERNEL(neg_chain)
+ACCY_DECLARE_KERNEL(compare)
+ACCY_DECLARE_KERNEL(activations)
+ACCY_DECLARE_KERNEL(softmax_rows)
+ACCY_DECLARE_KERNEL(softmax_cols)
+ACCY_DECLARE_KERNEL(softmax_manual)
+ACCY_DECLARE_KERNEL(reduce_all)
+ACCY_DECLARE_KERNEL(reduce_rows)
+ACCY_DECLARE_KERNEL(reduce_outer)
+ACCY_DECLARE_KERNEL(matmul)
+ACCY_DECLARE_KERNEL(batch_matmul)
+ACCY_DECLARE_KERNEL(einsum_bmm)
+ACCY_DECLARE_KERNEL(einsum_outer)
+ACCY_DECLARE_KERNEL(einsum_diag)
+ACCY_DECLARE_KERNEL(einsum_rowdot)
+ACCY_DECLARE_KERNEL(dense_relu)
 
 // Sizes that are not multiples of any tile, plus size 1.
 #define SIZES                                                                  \
@@ -110,25 +81,22 @@ TEST_CASE("comparisons broadcast and yield bool", "[elementwise]") {
   Tensor y = Tensor::random({d}, rng());
   for (int64_t i = 0; i < std::min<int64_t>(d, x.numel()); ++i)
     x.data[i] = y.data[i]; // some equal elements
-  std::vector<Tensor> outs(6, Tensor::zeros({n, d}, /*isBool=*/true));
+  std::vector<Tensor> outs(6, Tensor::zeros({n, d}, Elem::Bool));
   callKernel(KERNEL(compare), {&x, &y},
              {&outs[0], &outs[1], &outs[2], &outs[3], &outs[4], &outs[5]});
-  requireClose(outs[0], ref::compare(x, y, [](float a, float b) { return a < b; }));
-  requireClose(outs[1], ref::compare(x, y, [](float a, float b) { return a <= b; }));
-  requireClose(outs[2], ref::compare(x, y, [](float a, float b) { return a > b; }));
-  requireClose(outs[3], ref::compare(x, y, [](float a, float b) { return a >= b; }));
-  requireClose(outs[4], ref::compare(x, y, [](float a, float b) { return a == b; }));
-  requireClose(outs[5], ref::compare(x, y, [](float a, float b) { return a != b; }));
+  requireClose(outs[0], ref::compare(x, y, [](double a, double b) { return a < b; }));
+  requireClose(outs[1], ref::compare(x, y, [](double a, double b) { return a <= b; }));
+  requireClose(outs[2], ref::compare(x, y, [](double a, double b) { return a > b; }));
+  requireClose(outs[3], ref::compare(x, y, [](double a, double b) { return a >= b; }));
+  requireClose(outs[4], ref::compare(x, y, [](double a, double b) { return a == b; }));
+  requireClose(outs[5], ref::compare(x, y, [](double a, double b) { return a != b; }));
 }
 
 TEST_CASE("activations are accurate", "[activation]") {
   int64_t n = GENERATE(1, 7, 1000, 4099);
   Tensor x = Tensor::random({n}, rng(), -9.f, 9.f);
   std::vector<Tensor> outs(10, Tensor::zeros({n}));
-  std::vector<Tensor *> ptrs;
-  for (Tensor &t : outs)
-    ptrs.push_back(&t);
-  callKernel(KERNEL(activations), {&x}, ptrs);
+  callKernel(KERNEL(activations), {&x}, pointers(outs));
   auto p = [](double v) { return std::abs(double(float(v))) + 0.5; };
   const ref::Unary expected[] = {
       [](double v) { return v > 0 ? v : 0.0; },
@@ -159,7 +127,7 @@ TEST_CASE("softmax is stable and accurate", "[softmax]") {
   Tensor out = Tensor::zeros({n, d});
   callKernel(KERNEL(softmax_rows), {&x}, {&out});
   requireClose(out, ref::softmax(x, 1), 1e-5, 1e-7);
-  for (float v : out.data)
+  for (double v : out.data)
     REQUIRE(std::isfinite(v));
   callKernel(KERNEL(softmax_manual), {&x}, {&out});
   requireClose(out, ref::softmax(x, 1), 1e-5, 1e-7);

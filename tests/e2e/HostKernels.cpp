@@ -2,28 +2,92 @@
 
 #include "HostKernels.h"
 
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 using namespace accy::e2e;
 
-Tensor Tensor::zeros(std::vector<int64_t> shape, bool isBool) {
+const char *accy::e2e::name(Elem elem) {
+  static const char *names[] = {"f16", "bf16", "f32", "f64",
+                                "i32", "i64",  "bool"};
+  return names[static_cast<int>(elem)];
+}
+
+bool accy::e2e::isFloat(Elem elem) {
+  return elem == Elem::F16 || elem == Elem::BF16 || elem == Elem::F32 ||
+         elem == Elem::F64;
+}
+
+size_t accy::e2e::byteWidth(Elem elem) {
+  static const size_t widths[] = {2, 2, 4, 8, 4, 8, 1};
+  return widths[static_cast<int>(elem)];
+}
+
+/// `value` rounded to a binary format with `mantissa` explicit bits and
+/// exponents down to `minExponent` (subnormals below), overflowing past
+/// `maxFinite`; round to nearest even.
+static double roundToFormat(double value, int mantissa, int minExponent,
+                            double maxFinite) {
+  if (!std::isfinite(value) || value == 0)
+    return value;
+  int exponent = std::max(std::ilogb(value), minExponent);
+  double quantum = std::ldexp(1.0, exponent - mantissa);
+  double rounded = std::nearbyint(value / quantum) * quantum;
+  if (std::abs(rounded) > maxFinite)
+    return std::copysign(INFINITY, value);
+  return rounded;
+}
+
+double accy::e2e::roundTo(Elem elem, double value) {
+  switch (elem) {
+  case Elem::F16:
+    return roundToFormat(value, 10, -14, 65504.0);
+  case Elem::BF16:
+    return roundToFormat(value, 7, -126, 3.3895313892515355e38);
+  case Elem::F32:
+    return static_cast<float>(value);
+  case Elem::F64:
+    return value;
+  case Elem::I32:
+    return static_cast<double>(static_cast<int32_t>(value));
+  case Elem::I64:
+    return static_cast<double>(static_cast<int64_t>(value));
+  case Elem::Bool:
+    return value != 0 ? 1.0 : 0.0;
+  }
+  return value;
+}
+
+double accy::e2e::ulp(Elem elem) {
+  static const double ulps[] = {0x1p-10, 0x1p-7, 0x1p-23, 0x1p-52, 1, 1, 1};
+  return ulps[static_cast<int>(elem)];
+}
+
+Tensor Tensor::zeros(std::vector<int64_t> shape, Elem elem) {
   Tensor t;
   t.shape = std::move(shape);
-  t.isBool = isBool;
-  if (isBool)
-    t.bools.assign(t.numel(), 0);
-  else
-    t.data.assign(t.numel(), 0.f);
+  t.elem = elem;
+  t.data.assign(t.numel(), 0.0);
   return t;
 }
 
-Tensor Tensor::random(std::vector<int64_t> shape, std::mt19937 &rng, float lo,
-                      float hi) {
-  Tensor t = zeros(std::move(shape));
-  std::uniform_real_distribution<float> dist(lo, hi);
-  for (float &v : t.data)
-    v = dist(rng);
+Tensor Tensor::random(std::vector<int64_t> shape, std::mt19937 &rng,
+                      double lo, double hi, Elem elem) {
+  Tensor t = zeros(std::move(shape), elem);
+  if (isFloat(elem)) {
+    std::uniform_real_distribution<double> dist(lo, hi);
+    for (double &v : t.data)
+      v = roundTo(elem, dist(rng));
+    return t;
+  }
+  std::uniform_int_distribution<int64_t> dist(
+      elem == Elem::Bool ? 0 : static_cast<int64_t>(lo),
+      elem == Elem::Bool ? 1 : static_cast<int64_t>(hi));
+  for (double &v : t.data)
+    v = static_cast<double>(dist(rng));
   return t;
 }
 
@@ -41,7 +105,7 @@ std::vector<int64_t> Tensor::strides() const {
   return s;
 }
 
-float &Tensor::at(const std::vector<int64_t> &index) {
+double &Tensor::at(const std::vector<int64_t> &index) {
   int64_t flat = 0;
   std::vector<int64_t> s = strides();
   for (size_t i = 0; i < index.size(); ++i)
@@ -49,57 +113,163 @@ float &Tensor::at(const std::vector<int64_t> &index) {
   return data[flat];
 }
 
-float Tensor::at(const std::vector<int64_t> &index) const {
+double Tensor::at(const std::vector<int64_t> &index) const {
   return const_cast<Tensor *>(this)->at(index);
 }
 
-Descriptor::Descriptor(Tensor &t) {
-  void *ptr = t.isBool ? static_cast<void *>(t.bools.data())
-                       : static_cast<void *>(t.data.data());
+/// The IEEE half or bfloat16 encoding of a value already of that type.
+static uint16_t encode16(Elem elem, double value) {
+  if (elem == Elem::BF16) {
+    float f = static_cast<float>(value); // exact: bf16 is a prefix of f32
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return static_cast<uint16_t>(bits >> 16);
+  }
+  uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  double a = std::abs(value);
+  if (std::isnan(a))
+    return 0x7e00;
+  if (std::isinf(a))
+    return sign | 0x7c00;
+  if (a < 0x1p-14) // subnormal (or zero): a multiple of 2^-24
+    return sign | static_cast<uint16_t>(a * 0x1p24);
+  int e = std::ilogb(a);
+  uint16_t mantissa = static_cast<uint16_t>(std::ldexp(a, 10 - e) - 1024);
+  return sign | static_cast<uint16_t>((e + 15) << 10) | mantissa;
+}
+
+static double decode16(Elem elem, uint16_t bits) {
+  if (elem == Elem::BF16) {
+    uint32_t wide = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &wide, 4);
+    return f;
+  }
+  double sign = bits & 0x8000 ? -1 : 1;
+  int e = (bits >> 10) & 0x1f;
+  int m = bits & 0x3ff;
+  if (e == 0x1f)
+    return m ? NAN : sign * INFINITY;
+  if (e == 0)
+    return sign * std::ldexp(m, -24);
+  return sign * std::ldexp(m + 1024, e - 25);
+}
+
+namespace {
+/// How an element type is held in memory: its C type, and the conversions
+/// from and to the doubles a Tensor holds.
+template <typename T> struct Plain {
+  using Storage = T;
+  static T encode(Elem, double v) { return static_cast<T>(v); }
+  static double decode(Elem, T v) { return static_cast<double>(v); }
+};
+struct Bits16 {
+  using Storage = uint16_t;
+  static uint16_t encode(Elem elem, double v) { return encode16(elem, v); }
+  static double decode(Elem elem, uint16_t v) { return decode16(elem, v); }
+};
+} // namespace
+
+/// Calls `f` with the codec of `elem`.
+template <typename F> static void withCodec(Elem elem, F &&f) {
+  switch (elem) {
+  case Elem::F16:
+  case Elem::BF16:
+    return f(Bits16());
+  case Elem::F32:
+    return f(Plain<float>());
+  case Elem::F64:
+    return f(Plain<double>());
+  case Elem::I32:
+    return f(Plain<int32_t>());
+  case Elem::I64:
+    return f(Plain<int64_t>());
+  case Elem::Bool:
+    return f(Plain<uint8_t>());
+  }
+}
+
+/// A tensor's elements in memory, as the kernel reads and writes them.
+static std::vector<unsigned char> store(const Tensor &t) {
+  std::vector<unsigned char> bytes(std::max<size_t>(t.data.size(), 1) *
+                                   byteWidth(t.elem));
+  withCodec(t.elem, [&](auto codec) {
+    using Codec = decltype(codec);
+    for (size_t i = 0; i < t.data.size(); ++i) {
+      typename Codec::Storage v = Codec::encode(t.elem, t.data[i]);
+      std::memcpy(bytes.data() + i * sizeof(v), &v, sizeof(v));
+    }
+  });
+  return bytes;
+}
+
+static void load(Tensor &t, const std::vector<unsigned char> &bytes) {
+  withCodec(t.elem, [&](auto codec) {
+    using Codec = decltype(codec);
+    for (size_t i = 0; i < t.data.size(); ++i) {
+      typename Codec::Storage v;
+      std::memcpy(&v, bytes.data() + i * sizeof(v), sizeof(v));
+      t.data[i] = Codec::decode(t.elem, v);
+    }
+  });
+}
+
+/// The memref descriptor of a buffer of `t`'s shape.
+static std::vector<int64_t> describe(const Tensor &t,
+                                     std::vector<unsigned char> &bytes) {
+  void *ptr = bytes.data();
   int64_t word;
   std::memcpy(&word, &ptr, sizeof(word));
-  words = {word, word, 0};
+  std::vector<int64_t> words = {word, word, 0};
   for (int64_t d : t.shape)
     words.push_back(d);
   for (int64_t s : t.strides())
     words.push_back(s);
+  return words;
 }
+
+namespace {
+constexpr size_t kMaxArguments = 16;
+using Caller = void (*)(void *, void *const *);
+
+/// Calls `function` with the first N of `args`.
+template <size_t N> struct CallWith {
+  template <size_t... I>
+  static void expand(void *function, void *const *args,
+                     std::index_sequence<I...>) {
+    using Fn = void (*)(decltype((void)I, static_cast<void *>(nullptr))...);
+    reinterpret_cast<Fn>(function)(args[I]...);
+  }
+  static void call(void *function, void *const *args) {
+    expand(function, args, std::make_index_sequence<N>());
+  }
+};
+
+template <size_t... N>
+constexpr std::array<Caller, sizeof...(N)> callers(std::index_sequence<N...>) {
+  return {&CallWith<N>::call...};
+}
+} // namespace
 
 void accy::e2e::callKernel(void *function, std::vector<Tensor *> inputs,
                            std::vector<Tensor *> outputs) {
-  std::vector<Descriptor> descs;
-  for (Tensor *t : inputs)
-    descs.emplace_back(*t);
-  for (Tensor *t : outputs)
-    descs.emplace_back(*t);
-  std::vector<void *> args;
-  for (Descriptor &d : descs)
-    args.push_back(d.get());
-  using P = void *;
-  switch (args.size()) {
-#define ACCY_CALL(N, ...)                                                      \
-  case N:                                                                      \
-    reinterpret_cast<void (*)(__VA_ARGS__)>(function)
-  ACCY_CALL(2, P, P)(args[0], args[1]);
-    return;
-  ACCY_CALL(3, P, P, P)(args[0], args[1], args[2]);
-    return;
-  ACCY_CALL(4, P, P, P, P)(args[0], args[1], args[2], args[3]);
-    return;
-  ACCY_CALL(5, P, P, P, P, P)(args[0], args[1], args[2], args[3], args[4]);
-    return;
-  ACCY_CALL(7, P, P, P, P, P, P, P)
-  (args[0], args[1], args[2], args[3], args[4], args[5], args[6]);
-    return;
-  ACCY_CALL(8, P, P, P, P, P, P, P, P)
-  (args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7]);
-    return;
-  ACCY_CALL(11, P, P, P, P, P, P, P, P, P, P, P)
-  (args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7],
-   args[8], args[9], args[10]);
-    return;
-#undef ACCY_CALL
-  default:
-    throw std::logic_error("callKernel: unsupported argument count");
+  std::vector<Tensor *> all = inputs;
+  all.insert(all.end(), outputs.begin(), outputs.end());
+  if (all.size() > kMaxArguments)
+    throw std::logic_error("callKernel: too many arguments");
+  std::vector<std::vector<unsigned char>> buffers;
+  std::vector<std::vector<int64_t>> descriptors;
+  buffers.reserve(all.size());
+  for (Tensor *t : all) {
+    buffers.push_back(store(*t));
+    descriptors.push_back(describe(*t, buffers.back()));
   }
+  std::vector<void *> args;
+  for (std::vector<int64_t> &d : descriptors)
+    args.push_back(d.data());
+  static constexpr auto table =
+      callers(std::make_index_sequence<kMaxArguments + 1>());
+  table[args.size()](function, args.data());
+  for (size_t i = inputs.size(); i < all.size(); ++i)
+    load(*all[i], buffers[i]);
 }

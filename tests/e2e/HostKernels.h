@@ -15,30 +15,39 @@
 
 namespace accy::e2e {
 
-/// A dense row-major tensor of f32 (or of bool, stored one byte each).
+/// The element types of LANGUAGE.md.
+enum class Elem { F16, BF16, F32, F64, I32, I64, Bool };
+
+const char *name(Elem elem);
+bool isFloat(Elem elem);
+/// Bytes per element in memory (bool: one byte, 0 or 1).
+size_t byteWidth(Elem elem);
+/// The nearest value of `elem` (round to nearest even; integers truncate
+/// toward zero as a cast does, bool is `value != 0`).
+double roundTo(Elem elem, double value);
+/// The distance from 1 to the next larger value (1 for integer types).
+double ulp(Elem elem);
+
+/// A dense row-major tensor. Values are held as doubles, each exactly a
+/// value of `elem`; they are stored as `elem` only across a kernel call.
 struct Tensor {
   std::vector<int64_t> shape;
-  std::vector<float> data;
-  std::vector<uint8_t> bools;
-  bool isBool = false;
+  Elem elem = Elem::F32;
+  std::vector<double> data;
 
-  static Tensor zeros(std::vector<int64_t> shape, bool isBool = false);
+  static Tensor zeros(std::vector<int64_t> shape, Elem elem = Elem::F32);
+  /// Uniform in [lo, hi): floats rounded to `elem`, integers in [lo, hi],
+  /// bools 0 or 1.
   static Tensor random(std::vector<int64_t> shape, std::mt19937 &rng,
-                       float lo = -2.f, float hi = 2.f);
+                       double lo = -2, double hi = 2, Elem elem = Elem::F32);
   int64_t numel() const;
   std::vector<int64_t> strides() const;
-  float &at(const std::vector<int64_t> &index);
-  float at(const std::vector<int64_t> &index) const;
+  double &at(const std::vector<int64_t> &index);
+  double at(const std::vector<int64_t> &index) const;
 };
 
-/// The memref descriptor of a tensor, laid out as the C interface expects.
-struct Descriptor {
-  explicit Descriptor(Tensor &t);
-  std::vector<int64_t> words;
-  void *get() { return words.data(); }
-};
-
-/// Calls a kernel's C interface with `inputs` then `outputs`.
+/// Calls a kernel's C interface with `inputs` then `outputs`; the outputs'
+/// shapes and element types say what the kernel writes.
 void callKernel(void *function, std::vector<Tensor *> inputs,
                 std::vector<Tensor *> outputs);
 

@@ -1,0 +1,127 @@
+//===- IndexingTests.cpp - Host numerics of slices, gathers and reshapes --===//
+//
+// kernels/indexing.accy against the reference: slices with constant,
+// symbolic and negative bounds, gathers with out-of-range indices (which
+// clamp), transpose, reshape, broadcast and concat, at odd sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+#include "TestSupport.h"
+
+using namespace accy::e2e;
+
+ACCY_DECLARE_KERNEL(slice_const)
+ACCY_DECLARE_KERNEL(roll_cols)
+ACCY_DECLARE_KERNEL(swap_ends)
+ACCY_DECLARE_KERNEL(rotate_neg)
+ACCY_DECLARE_KERNEL(point_index)
+ACCY_DECLARE_KERNEL(take_rows)
+ACCY_DECLARE_KERNEL(take_cols)
+ACCY_DECLARE_KERNEL(gather_index)
+ACCY_DECLARE_KERNEL(transpose3)
+ACCY_DECLARE_KERNEL(reshape_flat)
+ACCY_DECLARE_KERNEL(reshape_split)
+ACCY_DECLARE_KERNEL(reshape_merge)
+ACCY_DECLARE_KERNEL(broadcast_to)
+ACCY_DECLARE_KERNEL(concat_rows)
+ACCY_DECLARE_KERNEL(concat_cols)
+
+/// Runs a one-result kernel into a fresh f32 tensor of `shape`.
+static Tensor run(void *kernel, std::vector<Tensor *> inputs,
+                  std::vector<int64_t> shape) {
+  Tensor out = Tensor::zeros(std::move(shape));
+  callKernel(kernel, std::move(inputs), {&out});
+  return out;
+}
+
+/// Indices in [-3, size + 3): some below and some past the end.
+static Tensor indices(std::vector<int64_t> shape, int64_t size) {
+  return Tensor::random(std::move(shape), rng(), -3, size + 2, Elem::I32);
+}
+
+TEST_CASE("slices with constant, symbolic and negative bounds", "[indexing]") {
+  auto [n, d] = GENERATE(table<int64_t, int64_t>(
+      {{3, 4}, {5, 129}, {37, 5}, {1003, 7}}));
+  CAPTURE(n, d);
+  Tensor x = Tensor::random({n, d}, rng());
+  requireClose(run(KERNEL(slice_const), {&x}, {n, 3}),
+               ref::slice(x, {0, 1}, {n, 4}));
+  Tensor first = ref::slice(x, {0, 0}, {n, 1}), rest = ref::slice(x, {0, 1}, {n, d});
+  requireClose(run(KERNEL(roll_cols), {&x}, {n, d}), ref::concat({&rest, &first}, 1));
+  Tensor top = ref::slice(x, {0, 0}, {1, d}), mid = ref::slice(x, {1, 0}, {n - 1, d}),
+         bottom = ref::slice(x, {n - 1, 0}, {n, d});
+  requireClose(run(KERNEL(swap_ends), {&x}, {n, d}),
+               ref::concat({&bottom, &mid, &top}, 0));
+  Tensor tail = ref::slice(x, {0, d - 2}, {n, d}), head = ref::slice(x, {0, 0}, {n, d - 2});
+  requireClose(run(KERNEL(rotate_neg), {&x}, {n, d}), ref::concat({&tail, &head}, 1));
+}
+
+TEST_CASE("point indices drop their axis", "[indexing]") {
+  auto [a, b, c] = GENERATE(table<int64_t, int64_t, int64_t>(
+      {{1, 2, 1}, {3, 5, 7}, {17, 33, 129}}));
+  CAPTURE(a, b, c);
+  Tensor x = Tensor::random({a, b, c}, rng());
+  Tensor middle = Tensor::zeros({a, c}), last = Tensor::zeros({b});
+  callKernel(KERNEL(point_index), {&x}, {&middle, &last});
+  Tensor m = ref::slice(x, {0, 1, 0}, {a, 2, c});
+  m.shape = {a, c};
+  Tensor l = ref::slice(x, {a - 1, 0, 0}, {a, b, 1});
+  l.shape = {b};
+  requireClose(middle, m);
+  requireClose(last, l);
+}
+
+TEST_CASE("gathers clamp out-of-range indices", "[indexing]") {
+  auto [v, d, k] = GENERATE(table<int64_t, int64_t, int64_t>(
+      {{1, 1, 1}, {5, 3, 37}, {129, 17, 1003}}));
+  CAPTURE(v, d, k);
+  Tensor x = Tensor::random({v, d}, rng());
+  SECTION("take along axis 0 with a 2-d index") {
+    Tensor idx = indices({3, k}, v);
+    requireClose(run(KERNEL(take_rows), {&x, &idx}, {3, k, d}), ref::take(x, idx, 0));
+  }
+  SECTION("take along axis 1") {
+    Tensor y = Tensor::random({d, v}, rng()), idx = indices({k}, v);
+    requireClose(run(KERNEL(take_cols), {&y, &idx}, {d, k}), ref::take(y, idx, 1));
+  }
+  SECTION("x[idx]") {
+    Tensor idx = indices({k}, v);
+    requireClose(run(KERNEL(gather_index), {&x, &idx}, {k, d}), ref::take(x, idx, 0));
+  }
+}
+
+TEST_CASE("transpose, reshape, broadcast", "[indexing]") {
+  auto [n, d] = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 1}, {37, 129}, {1003, 3}}));
+  CAPTURE(n, d);
+  SECTION("transpose(perm=[2, 0, 1])") {
+    Tensor x = Tensor::random({n, 3, d}, rng());
+    requireClose(run(KERNEL(transpose3), {&x}, {d, n, 3}), ref::transpose(x, {2, 0, 1}));
+  }
+  SECTION("reshape through a flat tensor") {
+    Tensor x = Tensor::random({n, d}, rng()), expected = x;
+    expected.shape = {d, n};
+    requireClose(run(KERNEL(reshape_flat), {&x}, {d, n}), expected);
+  }
+  SECTION("reshape splitting and merging an axis") {
+    Tensor x = Tensor::random({n, 6}, rng()), split = x;
+    split.shape = {n, 2, 3};
+    requireClose(run(KERNEL(reshape_split), {&x}, {n, 2, 3}), split);
+    requireClose(run(KERNEL(reshape_merge), {&split}, {n, 6}), x);
+  }
+  SECTION("broadcast of a size-1 axis and of a missing axis") {
+    Tensor row = Tensor::random({1, d}, rng()), v = Tensor::random({d}, rng()),
+           y = Tensor::random({n, d}, rng());
+    Tensor scaled = Tensor::zeros({n, d}), spread = Tensor::zeros({n, d});
+    callKernel(KERNEL(broadcast_to), {&row, &v, &y}, {&scaled, &spread});
+    requireClose(scaled, ref::map(row, y, [](double a, double b) { return a * b; }));
+    Tensor zero = Tensor::zeros({n, d});
+    requireClose(spread, ref::map(v, zero, [](double a, double) { return a; }));
+  }
+  SECTION("concat along both axes") {
+    Tensor a = Tensor::random({3, d}, rng()), b = Tensor::random({4, d}, rng());
+    requireClose(run(KERNEL(concat_rows), {&a, &b}, {7, d}), ref::concat({&a, &b}, 0));
+    Tensor l = Tensor::random({n, 5}, rng()), r = Tensor::random({n, 1}, rng());
+    requireClose(run(KERNEL(concat_cols), {&l, &r}, {n, 6}), ref::concat({&l, &r}, 1));
+  }
+}

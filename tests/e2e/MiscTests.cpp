@@ -1,0 +1,119 @@
+//===- MiscTests.cpp - Host numerics of select, cast, full, iota, fn ------===//
+//
+// kernels/misc.accy against the reference: the layer-norm pattern (through
+// an imported fn and written out), fn inlining, select with broadcasting,
+// casts between every element type, full and iota.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+#include "TestSupport.h"
+
+#include <cmath>
+
+using namespace accy::e2e;
+
+ACCY_DECLARE_KERNEL(layer_norm)
+ACCY_DECLARE_KERNEL(layer_norm_inline)
+ACCY_DECLARE_KERNEL(fn_calls)
+ACCY_DECLARE_KERNEL(select_bcast)
+ACCY_DECLARE_KERNEL(select_mask)
+ACCY_DECLARE_KERNEL(casts_from_f32)
+ACCY_DECLARE_KERNEL(casts_to_f32)
+ACCY_DECLARE_KERNEL(full_iota)
+
+#define SIZES                                                                  \
+  auto [n, d] = GENERATE(table<int64_t, int64_t>(                              \
+      {{1, 1}, {1, 17}, {7, 1}, {37, 129}, {5, 1003}}));                       \
+  CAPTURE(n, d)
+
+TEST_CASE("layer norm through an imported fn and written out", "[misc]") {
+  SIZES;
+  Tensor x = Tensor::random({n, d}, rng(), -3, 5), g = Tensor::random({d}, rng()),
+         b = Tensor::random({d}, rng()), out = Tensor::zeros({n, d});
+  callKernel(KERNEL(layer_norm), {&x, &g, &b}, {&out});
+  requireClose(out, ref::layerNorm(x, g, b, 1e-5), 1e-4, 1e-4);
+  Tensor ones = ref::map(g, [](double) { return 1.0; });
+  Tensor zeros = ref::map(g, [](double) { return 0.0; });
+  callKernel(KERNEL(layer_norm_inline), {&x}, {&out});
+  requireClose(out, ref::layerNorm(x, ones, zeros, 1e-5), 1e-4, 1e-4);
+}
+
+TEST_CASE("fn calls are inlined, nested", "[misc]") {
+  int64_t n = GENERATE(1, 37, 1003);
+  Tensor x = Tensor::random({n}, rng()), y = Tensor::random({n}, rng()),
+         out = Tensor::zeros({n});
+  callKernel(KERNEL(fn_calls), {&x, &y}, {&out});
+  Tensor inner = ref::map(y, x, [](double a, double b) {
+    return double(float(0.5f * float(a))) + b;
+  });
+  requireClose(out, ref::map(x, inner, [](double a, double b) {
+                 return double(float(2.0f * float(a))) + b;
+               }));
+}
+
+TEST_CASE("select broadcasts its condition and operands", "[misc]") {
+  SIZES;
+  Tensor x = Tensor::random({n, d}, rng()), y = Tensor::random({d}, rng()),
+         out = Tensor::zeros({n, d});
+  callKernel(KERNEL(select_bcast), {&x, &y}, {&out});
+  Tensor cond = ref::compare(x, y, [](double a, double b) { return a > b; });
+  requireClose(out, ref::select(cond, x, ref::map(y, [](double v) { return v * 0.5; })));
+  Tensor c = Tensor::random({n, 1}, rng(), 0, 1, Elem::Bool),
+         a = Tensor::random({n, d}, rng(), -1000, 1000, Elem::I32),
+         b = Tensor::random({d}, rng(), -1000, 1000, Elem::I32),
+         picked = Tensor::zeros({n, d}, Elem::I32);
+  callKernel(KERNEL(select_mask), {&c, &a, &b}, {&picked});
+  requireClose(picked, ref::select(c, a, b));
+}
+
+TEST_CASE("casts between every element type", "[misc]") {
+  int64_t n = GENERATE(1, 37, 1003);
+  CAPTURE(n);
+  SECTION("from f32: truncation toward zero, rounding to nearest, != 0") {
+    Tensor x = Tensor::random({n}, rng(), -300, 300);
+    for (int64_t i = 0; i < n; i += 5)
+      x.data[i] = i % 10 == 0 ? 0.0 : std::trunc(x.data[i]) + 0.5;
+    std::vector<Tensor> outs = outputs(
+        {n}, {Elem::I32, Elem::I64, Elem::F16, Elem::BF16, Elem::F64, Elem::Bool});
+    callKernel(KERNEL(casts_from_f32), {&x}, pointers(outs));
+    for (Tensor &out : outs) {
+      INFO("cast<" << name(out.elem) << ">");
+      requireClose(out, ref::map(x, out.elem, [](double v) { return v; }), 0, 0);
+    }
+  }
+  SECTION("to f32") {
+    Tensor a = Tensor::random({n}, rng(), -100000, 100000, Elem::I32),
+           b = Tensor::random({n}, rng(), -60000, 60000, Elem::F16),
+           c = Tensor::random({n}, rng(), 0, 1, Elem::Bool),
+           d = Tensor::random({n}, rng(), -1e30, 1e30, Elem::F64),
+           e = Tensor::random({n}, rng(), -(int64_t(1) << 40), int64_t(1) << 40,
+                              Elem::I64),
+           f = Tensor::random({n}, rng(), -1e30, 1e30, Elem::BF16);
+    std::vector<Tensor> outs = outputs({n}, {Elem::F32, Elem::F32, Elem::F32,
+                                             Elem::F32, Elem::F32, Elem::F32});
+    callKernel(KERNEL(casts_to_f32), {&a, &b, &c, &d, &e, &f}, pointers(outs));
+    const Tensor *ins[] = {&a, &b, &c, &d, &e, &f};
+    for (int i = 0; i < 6; ++i) {
+      INFO("cast<f32> of " << name(ins[i]->elem));
+      requireClose(outs[i], ref::map(*ins[i], Elem::F32, [](double v) { return v; }),
+                   0, 0);
+    }
+  }
+}
+
+TEST_CASE("full and iota", "[misc]") {
+  int64_t n = GENERATE(1, 37, 1003);
+  Tensor x = Tensor::random({n}, rng(), -1000, 1000, Elem::I32);
+  std::vector<Tensor> outs = {Tensor::zeros({n, 3}), Tensor::zeros({n}, Elem::I32),
+                              Tensor::zeros({n, 4}, Elem::I32), Tensor::zeros({n})};
+  callKernel(KERNEL(full_iota), {&x}, pointers(outs));
+  Tensor iota = Tensor::zeros({n}, Elem::I32);
+  for (int64_t i = 0; i < n; ++i)
+    iota.data[i] = double(i);
+  requireClose(outs[0], ref::map(Tensor::zeros({n, 3}), [](double) { return 2.5; }), 0, 0);
+  requireClose(outs[1], ref::map(iota, x, [](double i, double v) { return i * v; }));
+  requireClose(outs[2], ref::map(Tensor::zeros({n, 4}, Elem::I32),
+                                 [](double) { return 7.0; }));
+  requireClose(outs[3], ref::map(iota, Elem::F32, [](double i) { return i + 0.5; }), 0, 0);
+}
