@@ -26,6 +26,9 @@ ACCY_DECLARE_KERNEL(reshape_merge)
 ACCY_DECLARE_KERNEL(broadcast_to)
 ACCY_DECLARE_KERNEL(concat_rows)
 ACCY_DECLARE_KERNEL(concat_cols)
+ACCY_DECLARE_KERNEL(gather_inner)
+ACCY_DECLARE_KERNEL(take_f16)
+ACCY_DECLARE_KERNEL(take_i64)
 
 /// Runs a one-result kernel into a fresh f32 tensor of `shape`.
 static Tensor run(void *kernel, std::vector<Tensor *> inputs,
@@ -88,6 +91,20 @@ TEST_CASE("gathers clamp out-of-range indices", "[indexing]") {
   SECTION("x[idx]") {
     Tensor idx = indices({k}, v);
     requireClose(run(KERNEL(gather_index), {&x, &idx}, {k, d}), ref::take(x, idx, 0));
+  }
+  SECTION("x[:, idx] on an inner axis") {
+    Tensor y = Tensor::random({d, v, 3}, rng()), idx = indices({k}, v);
+    requireClose(run(KERNEL(gather_inner), {&y, &idx}, {d, k, 3}), ref::take(y, idx, 1));
+  }
+  SECTION("take of f16 and i64 values") {
+    Tensor h = Tensor::random({v, d}, rng(), -2, 2, Elem::F16), idx = indices({k}, v);
+    Tensor hOut = Tensor::zeros({k, d}, Elem::F16);
+    callKernel(KERNEL(take_f16), {&h, &idx}, {&hOut});
+    requireClose(hOut, ref::take(h, idx, 0), 0, 0);
+    Tensor w = Tensor::random({d, v}, rng(), -1e12, 1e12, Elem::I64);
+    Tensor wOut = Tensor::zeros({d, k}, Elem::I64);
+    callKernel(KERNEL(take_i64), {&w, &idx}, {&wOut});
+    requireClose(wOut, ref::take(w, idx, 1));
   }
 }
 

@@ -11,6 +11,7 @@
 #include "TestSupport.h"
 
 #include <cmath>
+#include <tuple>
 
 using namespace accy::e2e;
 
@@ -22,6 +23,10 @@ ACCY_DECLARE_KERNEL(nll_loss)
 ACCY_DECLARE_KERNEL(nll_of_log_softmax)
 ACCY_DECLARE_KERNEL(xent_f16)
 ACCY_DECLARE_KERNEL(xent_bf16)
+ACCY_DECLARE_KERNEL(xent_f64)
+ACCY_DECLARE_KERNEL(log_softmax_f64)
+ACCY_DECLARE_KERNEL(nll_f16)
+ACCY_DECLARE_KERNEL(mse_f16)
 
 /// Class ids in [-2, classes + 2): a few out of range, which clamp.
 static Tensor labels(int64_t batch, int64_t classes) {
@@ -46,6 +51,10 @@ TEST_CASE("log_softmax is stable for large inputs", "[loss]") {
   callKernel(KERNEL(log_softmax_cols), {&x}, {&out});
   requireFinite(out);
   requireClose(out, ref::logSoftmax(x, 0), 1e-5, 1e-5);
+  Tensor wide = Tensor::random({n, d}, rng(), -scale, scale, Elem::F64);
+  Tensor wideOut = Tensor::zeros({n, d}, Elem::F64);
+  callKernel(KERNEL(log_softmax_f64), {&wide}, {&wideOut});
+  requireClose(wideOut, ref::logSoftmax(wide, 1), 1e-13, 1e-13);
 }
 
 TEST_CASE("cross_entropy, nll and mse", "[loss]") {
@@ -74,13 +83,28 @@ TEST_CASE("cross_entropy, nll and mse", "[loss]") {
     // A sequential f32 sum of 10^5 terms is off by about 1e-5.
     requireClose(out, ref::mse(p, t), 1e-4, 1e-6);
   }
-  SECTION("cross_entropy in f16 and bf16 accumulates in f32") {
-    for (Elem elem : {Elem::F16, Elem::BF16}) DYNAMIC_SECTION(name(elem)) {
-      Tensor x = Tensor::random({b, c}, rng(), -8, 8, elem);
-      Tensor loss = Tensor::zeros({}, elem);
-      callKernel(elem == Elem::F16 ? KERNEL(xent_f16) : KERNEL(xent_bf16),
-                 {&x, &y}, {&loss});
-      requireClose(loss, ref::crossEntropy(x, y), ulps(elem, 2), ulps(elem, 2));
-    }
+  SECTION("cross_entropy in f16, bf16 (accumulating in f32) and f64") {
+    // f16 and bf16 round once; f64 sums a row's terms and the batch's.
+    const std::tuple<Elem, void *, double> kernels[] = {
+        {Elem::F16, KERNEL(xent_f16), 2 * 0x1p-10},
+        {Elem::BF16, KERNEL(xent_bf16), 2 * 0x1p-7},
+        {Elem::F64, KERNEL(xent_f64), 1e-13}};
+    for (auto [elem, kernel, tol] : kernels)
+      DYNAMIC_SECTION(name(elem)) {
+        Tensor x = Tensor::random({b, c}, rng(), -8, 8, elem);
+        Tensor loss = Tensor::zeros({}, elem);
+        callKernel(kernel, {&x, &y}, {&loss});
+        requireClose(loss, ref::crossEntropy(x, y), tol, tol);
+      }
+  }
+  SECTION("nll and mse in f16") {
+    Tensor logp = Tensor::random({b, c}, rng(), -6, 0, Elem::F16);
+    Tensor loss = Tensor::zeros({}, Elem::F16);
+    callKernel(KERNEL(nll_f16), {&logp, &y}, {&loss});
+    requireClose(loss, ref::nll(logp, y), ulps(Elem::F16, 1), ulps(Elem::F16, 1));
+    Tensor p = Tensor::random({b, c}, rng(), -2, 2, Elem::F16),
+           t = Tensor::random({b, c}, rng(), -2, 2, Elem::F16);
+    callKernel(KERNEL(mse_f16), {&p, &t}, {&loss});
+    requireClose(loss, ref::mse(p, t), ulps(Elem::F16, 1), ulps(Elem::F16, 1));
   }
 }

@@ -21,6 +21,8 @@ ACCY_DECLARE_KERNEL(select_mask)
 ACCY_DECLARE_KERNEL(casts_from_f32)
 ACCY_DECLARE_KERNEL(casts_to_f32)
 ACCY_DECLARE_KERNEL(full_iota)
+ACCY_DECLARE_KERNEL(scalars)
+ACCY_DECLARE_KERNEL(broadcast3)
 
 #define SIZES                                                                  \
   auto [n, d] = GENERATE(table<int64_t, int64_t>(                              \
@@ -116,4 +118,31 @@ TEST_CASE("full and iota", "[misc]") {
   requireClose(outs[2], ref::map(Tensor::zeros({n, 4}, Elem::I32),
                                  [](double) { return 7.0; }));
   requireClose(outs[3], ref::map(iota, Elem::F32, [](double i) { return i + 0.5; }), 0, 0);
+}
+
+TEST_CASE("rank-0 inputs and results", "[misc]") {
+  int64_t n = GENERATE(1, 37, 1003);
+  Tensor x = Tensor::random({n}, rng()), s = Tensor::random({}, rng()),
+         k = Tensor::random({}, rng(), -1000, 1000, Elem::I32);
+  std::vector<Tensor> outs = outputs({n}, {Elem::F32});
+  outs.push_back(Tensor::zeros({}));
+  outs.push_back(Tensor::zeros({}, Elem::I32));
+  callKernel(KERNEL(scalars), {&x, &s, &k}, pointers(outs));
+  requireClose(outs[0], ref::map(x, s, [](double a, double b) { return a * b; }));
+  Tensor total = ref::reduce(x, {0}, false, ref::Reduce::Sum);
+  requireClose(outs[1], ref::map(total, s, [](double a, double b) { return a * b; }),
+               1e-5, 1e-5);
+  requireClose(outs[2], ref::map(k, [](double v) { return v * 2 + 1; }));
+}
+
+TEST_CASE("broadcasting across three axes", "[misc]") {
+  auto sizes = GENERATE(table<int64_t, int64_t, int64_t>(
+      {{1, 1, 1}, {3, 1, 5}, {1, 7, 1}, {5, 37, 129}}));
+  int64_t a = std::get<0>(sizes), b = std::get<1>(sizes), c = std::get<2>(sizes);
+  CAPTURE(a, b, c);
+  Tensor x = Tensor::random({a, 1, c}, rng()), y = Tensor::random({b, 1}, rng()),
+         z = Tensor::random({c}, rng()), out = Tensor::zeros({a, b, c});
+  callKernel(KERNEL(broadcast3), {&x, &y, &z}, {&out});
+  Tensor xy = ref::map(x, y, [](double p, double q) { return p * q; });
+  requireClose(out, ref::map(xy, z, [](double p, double q) { return p - q; }));
 }

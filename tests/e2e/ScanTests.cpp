@@ -1,7 +1,7 @@
 //===- ScanTests.cpp - Host numerics of cumsum and cummax -----------------===//
 //
 // kernels/scans.accy against the reference: every scan along its axis, in
-// f32, f64, f16 and i32, at sizes that are not multiples of any tile.
+// every element type, at sizes that are not multiples of any tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,39 +17,67 @@ ACCY_DECLARE_KERNEL(cummax_first)
 ACCY_DECLARE_KERNEL(cumsum_i32)
 ACCY_DECLARE_KERNEL(cumsum_f64)
 ACCY_DECLARE_KERNEL(cummax_f16)
+ACCY_DECLARE_KERNEL(cumsum_f16)
+ACCY_DECLARE_KERNEL(cumsum_bf16)
+ACCY_DECLARE_KERNEL(cumsum_i64)
+ACCY_DECLARE_KERNEL(cummax_i32)
+ACCY_DECLARE_KERNEL(cummax_f64)
 
 namespace {
+/// One scan kernel and its tolerance: a running sum of L terms (of at most
+/// 100) may be off by L roundings in its accumulator's type, f32 for f16 and
+/// bf16, which then round each result once (rtol).
 struct ScanCase {
   const char *name;
   void *kernel;
   Elem elem;
   int64_t axis;
   ref::Scan kind;
+  double rtol, atolPerTerm;
+};
+
+constexpr double kF32Term = 100 * 0x1p-23, kF64Term = 100 * 0x1p-52;
+
+const ScanCase kScans[] = {
+    {"cumsum(f32, axis=1)", KERNEL(cumsum_rows), Elem::F32, 1, ref::Scan::Sum,
+     4 * 0x1p-23, kF32Term},
+    {"cumsum(f32, axis=0)", KERNEL(cumsum_cols), Elem::F32, 0, ref::Scan::Sum,
+     4 * 0x1p-23, kF32Term},
+    {"cumsum(f64, axis=1)", KERNEL(cumsum_f64), Elem::F64, 1, ref::Scan::Sum,
+     4 * 0x1p-52, kF64Term},
+    {"cumsum(f16, axis=1)", KERNEL(cumsum_f16), Elem::F16, 1, ref::Scan::Sum,
+     0x1p-10, kF32Term},
+    {"cumsum(bf16, axis=1)", KERNEL(cumsum_bf16), Elem::BF16, 1,
+     ref::Scan::Sum, 0x1p-7, kF32Term},
+    {"cumsum(i32, axis=1)", KERNEL(cumsum_i32), Elem::I32, 1, ref::Scan::Sum,
+     0, 0},
+    {"cumsum(i64, axis=0)", KERNEL(cumsum_i64), Elem::I64, 0, ref::Scan::Sum,
+     0, 0},
+    {"cummax(f32, axis=-1)", KERNEL(cummax_last), Elem::F32, 1,
+     ref::Scan::Max, 0, 0},
+    {"cummax(f32, axis=0)", KERNEL(cummax_first), Elem::F32, 0,
+     ref::Scan::Max, 0, 0},
+    {"cummax(f16, axis=1)", KERNEL(cummax_f16), Elem::F16, 1, ref::Scan::Max,
+     0, 0},
+    {"cummax(f64, axis=0)", KERNEL(cummax_f64), Elem::F64, 0, ref::Scan::Max,
+     0, 0},
+    {"cummax(i32, axis=1)", KERNEL(cummax_i32), Elem::I32, 1, ref::Scan::Max,
+     0, 0},
 };
 } // namespace
 
 TEST_CASE("cumsum and cummax along each axis and in each type", "[scan]") {
-  const ScanCase cases[] = {
-      {"cumsum(f32, axis=1)", KERNEL(cumsum_rows), Elem::F32, 1, ref::Scan::Sum},
-      {"cumsum(f32, axis=0)", KERNEL(cumsum_cols), Elem::F32, 0, ref::Scan::Sum},
-      {"cummax(f32, axis=-1)", KERNEL(cummax_last), Elem::F32, 1, ref::Scan::Max},
-      {"cummax(f32, axis=0)", KERNEL(cummax_first), Elem::F32, 0, ref::Scan::Max},
-      {"cumsum(i32, axis=1)", KERNEL(cumsum_i32), Elem::I32, 1, ref::Scan::Sum},
-      {"cumsum(f64, axis=1)", KERNEL(cumsum_f64), Elem::F64, 1, ref::Scan::Sum},
-      {"cummax(f16, axis=1)", KERNEL(cummax_f16), Elem::F16, 1, ref::Scan::Max},
-  };
-  auto [n, d] = GENERATE(table<int64_t, int64_t>(
+  auto sizes = GENERATE(table<int64_t, int64_t>(
       {{1, 1}, {3, 37}, {129, 5}, {7, 1003}}));
-  for (const ScanCase &c : cases) DYNAMIC_SECTION(c.name) {
-    Tensor x = Tensor::random({n, d}, rng(), -100, 100, c.elem);
-    Tensor out = Tensor::zeros({n, d}, c.elem);
-    callKernel(c.kernel, {&x}, {&out});
-    // A running sum of L terms may be off by L roundings of its magnitude.
-    double length = c.axis == 1 ? d : n;
-    if (c.kind == ref::Scan::Sum)
-      requireClose(out, ref::scan(x, c.axis, c.kind), ulps(c.elem, 4),
-                   ulps(c.elem, 100 * length));
-    else
-      requireClose(out, ref::scan(x, c.axis, c.kind), 0, 0);
-  }
+  int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
+  CAPTURE(n, d);
+  for (const ScanCase &c : kScans)
+    DYNAMIC_SECTION(c.name) {
+      Tensor x = Tensor::random({n, d}, rng(), -100, 100, c.elem);
+      Tensor out = Tensor::zeros({n, d}, c.elem);
+      callKernel(c.kernel, {&x}, {&out});
+      double length = c.axis == 1 ? d : n;
+      requireClose(out, ref::scan(x, c.axis, c.kind), c.rtol,
+                   c.atolPerTerm * length);
+    }
 }
