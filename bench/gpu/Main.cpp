@@ -126,15 +126,28 @@ int main(int argc, char **argv) {
                                   {"cumsum", cumsumCase},
                                   {"elementwise", elementwiseChainCase}};
   std::vector<Measurement> bandwidth, matmul;
+  auto timed = [](const char *name, auto run) {
+    std::printf("running %s...", name);
+    std::fflush(stdout);
+    auto begin = std::chrono::steady_clock::now();
+    auto results = run();
+    double host = 0;
+    for (const Measurement &m : results)
+      host += m.hostSeconds;
+    std::printf(" %.1f s (host reference %.1f s)\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              begin)
+                    .count(),
+                host);
+    return results;
+  };
   for (const Named &c : bandwidthCases)
-    if (wanted(c.name)) {
-      std::printf("running %s...\n", c.name);
-      bandwidth.push_back(c.run(settings));
-    }
-  if (wanted("matmul")) {
-    std::printf("running matmul...\n");
-    matmul = matmulCases(settings);
-  }
+    if (wanted(c.name))
+      bandwidth.push_back(timed(c.name, [&] {
+        return std::vector<Measurement>{c.run(settings)};
+      })[0]);
+  if (wanted("matmul"))
+    matmul = timed("matmul", [&] { return matmulCases(settings); });
 
   printBandwidthTable(bandwidth, peak);
   printMatmulTable(matmul);

@@ -2,6 +2,8 @@
 
 #include "Measurement.h"
 
+#include <chrono>
+
 using namespace bench;
 
 void bench::measure(const CaseSpec &spec, const Settings &settings,
@@ -13,7 +15,11 @@ void bench::measure(const CaseSpec &spec, const Settings &settings,
   m.error = spec.readResult(got);
   if (!m.error.ok())
     return;
+  auto start = std::chrono::steady_clock::now();
   spec.reference(want);
+  m.hostSeconds = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
   m.hostCheck = spec.check(got, want);
 }
 

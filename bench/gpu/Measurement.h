@@ -44,6 +44,8 @@ struct Measurement {
   CheckResult hostCheck;
   /// Which part of the output was compared, e.g. "all" or "32 of 4096 rows".
   std::string hostCoverage;
+  /// Wall time of the host reference, to see where a run's time goes.
+  double hostSeconds = 0;
 
   /// `@` only: cuBLAS on the same buffers, and the GPU result against it.
   bool cublasRan = false;
