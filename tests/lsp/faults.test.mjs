@@ -1,6 +1,6 @@
 // Fault containment: an internal failure inside a pass (a failure it
 // signals, a crash, a fatal error), injected with the ACCY_INJECT_FAULT test
-// hook (core/lib/Pipeline/StageRunner.cpp), becomes a diagnostic naming the
+// hook (core/include/accy/Support/CrashContainment.h), becomes a diagnostic naming the
 // stage (`source`) and the pass (`code`), and the server keeps serving that
 // document and the others.
 import { test } from 'node:test';
@@ -129,6 +129,41 @@ test('a crash in the target stage (after the checked program was published): pub
     assert.equal(await s.shutdownAndExit(), 0);
   } finally {
     s.kill();
+  }
+});
+
+test('a crash or a fatal error in LLVM code generation (a task on a thread of the pool): an internal failure per target, the server lives', async () => {
+  for (const [mode, reason] of [['crash', /signal 11 /], ['fatal', /fatal error: ACCY_INJECT_FAULT: 'codegen'/]]) {
+    const s = await faultySession(`codegen:${mode}:softmax`, ['--target', 'host,sm_90,gfx942']);
+    try {
+      const a = openFile(s, twoKernels);
+      const b = openFile(s, mlp);
+      for (let version = 1; version <= 3; ++version) {
+        if (version > 1)
+          s.change(a.uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: `// ${version}\n` }]);
+        await s.diagnosticsFor(a.uri, version, 60000);
+        // accy/stats answers once code generation ran: the last publication
+        // of the version is then final.
+        await s.stats(a.uri);
+        const last = [...s.diagnostics].reverse().find((d) => d.uri === a.uri);
+        assert.equal(last.version, version);
+        const targets = last.diagnostics.map((d) => {
+          assert.equal(d.source, 'accy-choir-target');
+          assert.equal(d.code, 'accy-choir-serialize');
+          assert.match(d.message, /kernel 'softmax'/);
+          assert.match(d.message, reason);
+          return d.message.match(/internal compiler error \(.*\) in LLVM code generation for (\S+)/)[1];
+        });
+        assert.deepEqual(targets.sort(), ['gfx942', 'host', 'sm_90'], JSON.stringify(last.diagnostics));
+      }
+      // The other document's kernels compile through every stage.
+      await s.stats(b.uri);
+      const lastB = [...s.diagnostics].reverse().find((d) => d.uri === b.uri);
+      assert.deepEqual(lastB.diagnostics, []);
+      assert.equal(await s.shutdownAndExit(), 0);
+    } finally {
+      s.kill();
+    }
   }
 });
 

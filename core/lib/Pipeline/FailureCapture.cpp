@@ -4,6 +4,7 @@
 
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/SourceMap.h"
+#include "accy/Support/CrashContainment.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
@@ -74,7 +75,7 @@ FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
     r.kind = FailureKind::Internal;
     r.pass = failedPass.str();
     r.symbol = kernel.str();
-    r.message = "internal compiler error (" + crash.str() + ") while running " +
+    r.message = kInternalErrorPrefix.str() + " (" + crash.str() + ") while running " +
                 (failedPass.empty() ? std::string("the pipeline")
                                     : "'" + failedPass.str() + "'");
     for (const Captured &c : errors) {
@@ -96,6 +97,10 @@ FailureCapture::records(llvm::StringRef pipeline, llvm::StringRef failedPass,
       r.kind = FailureKind::Legalization;
     r.pass = failedPass.str();
     std::tie(r.op, r.message) = splitOpName(c.message);
+    // A crash a pass contained itself (code generation on threads of its
+    // own) and reported as its error.
+    if (llvm::StringRef(r.message).starts_with(kInternalErrorPrefix))
+      r.kind = FailureKind::Internal;
     r.symbol = kernel.str();
     r.range = sourceMap ? sourceMap->resolve(c.loc) : std::nullopt;
     if (!r.range)

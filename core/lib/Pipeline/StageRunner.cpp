@@ -9,6 +9,7 @@
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/ProductCache.h"
 #include "accy/Pipeline/SourceMap.h"
+#include "accy/Support/CrashContainment.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -18,17 +19,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
-
-#include <unistd.h>
 
 using namespace accy;
 using namespace mlir;
@@ -75,112 +71,15 @@ static std::string fingerprintText(StageId stage, ModuleOp kernel) {
 // Fault containment
 //===----------------------------------------------------------------------===//
 
-/// The reason of the last fatal error (llvm::report_fatal_error) raised on
-/// this thread inside a crash recovery context.
-static thread_local std::string fatalErrorReason;
-
-/// A fatal error inside a pass, on a thread that runs one inside a crash
-/// recovery context (accy-lsp enables recovery), ends that pass's run like a
-/// crash does: the kernel fails with an internal failure and the process
-/// goes on. LLVM would otherwise exit(1) or abort() after the handler
-/// returns. Elsewhere (accyc, or no recovery context on this thread) it
-/// prints what LLVM prints and returns, and LLVM ends the process.
-static void onFatalError(void *, const char *reason, bool) {
-  if (llvm::CrashRecoveryContext *crc = llvm::CrashRecoveryContext::GetCurrent()) {
-    fatalErrorReason = reason;
-    crc->HandleExit(1); // does not return: back to RunSafely
-  }
-  // What llvm::report_fatal_error prints without a handler.
-  std::string message = std::string("LLVM ERROR: ") + reason + "\n";
-  ssize_t written = ::write(2, message.data(), message.size());
-  (void)written;
-}
-
-static void installFatalErrorHandler() {
-  static std::once_flag once;
-  std::call_once(once, [] { llvm::install_fatal_error_handler(onFatalError); });
-}
-
-/// What ended a run that did not return: the fatal error's reason, or the
-/// signal (LLVM's crash recovery reports 128 + the signal).
-static std::string crashDescription(int retCode) {
-  if (!fatalErrorReason.empty())
-    return "fatal error: " + std::exchange(fatalErrorReason, std::string());
-  if (retCode > 128) {
-    int signal = retCode - 128;
-    const char *name = strsignal(signal);
-    return "signal " + std::to_string(signal) +
-           (name ? std::string(" (") + name + ")" : std::string());
-  }
-  return "crash, exit code " + std::to_string(retCode);
-}
-
 namespace {
-/// TEST HOOK, for the fault containment tests only:
-///
-///   ACCY_INJECT_FAULT=<pass>:<fail|crash|abort|fatal>[:<kernel>]
-///
-/// makes every run of the pass whose argument is <pass> (on every kernel,
-/// or on kernel <kernel> only) signal failure after emitting an error
-/// (`fail`), write through a null pointer (`crash`), call abort() as a
-/// failed assert does (`abort`) or call llvm::report_fatal_error (`fatal`).
-/// Read once per process; when it is unset nothing is installed and nothing
-/// is checked. See docs/lsp.md, "Fault containment".
-struct InjectedFault {
-  enum Mode { Fail, Crash, Abort, Fatal } mode;
-  std::string pass;
-  std::string kernel;
-};
-
-/// Lets the hook make a pass fail as if it had called signalPassFailure.
+/// Lets the fault injection hook make a pass fail as if it had called
+/// signalPassFailure.
 struct PassFailureAccess : mlir::Pass {
   static void signalFailure(const mlir::Pass &pass) {
     (const_cast<mlir::Pass &>(pass).*&PassFailureAccess::signalPassFailure)();
   }
 };
-} // namespace
 
-static const std::optional<InjectedFault> &injectedFault() {
-  static const std::optional<InjectedFault> fault =
-      []() -> std::optional<InjectedFault> {
-    const char *spec = std::getenv("ACCY_INJECT_FAULT");
-    if (!spec || !*spec)
-      return std::nullopt;
-    llvm::SmallVector<llvm::StringRef, 3> parts;
-    llvm::StringRef(spec).split(parts, ':');
-    std::optional<InjectedFault::Mode> mode;
-    if (parts.size() >= 2)
-      mode = parts[1] == "fail"    ? std::optional(InjectedFault::Fail)
-             : parts[1] == "crash" ? std::optional(InjectedFault::Crash)
-             : parts[1] == "abort" ? std::optional(InjectedFault::Abort)
-             : parts[1] == "fatal" ? std::optional(InjectedFault::Fatal)
-                                   : std::nullopt;
-    if (!mode || parts.size() > 3 || parts[0].empty()) {
-      llvm::errs() << "ACCY_INJECT_FAULT: expected "
-                      "<pass>:<fail|crash|abort|fatal>[:<kernel>], not '"
-                   << spec << "'; ignored\n";
-      return std::nullopt;
-    }
-    return InjectedFault{*mode, parts[0].str(),
-                         parts.size() == 3 ? parts[2].str() : std::string()};
-  }();
-  return fault;
-}
-
-/// Whether this process recovers from crashes (accy-lsp enables LLVM's
-/// crash recovery at start-up; accyc does not, and crashes as compilers do).
-static bool crashRecoveryEnabled() {
-  static const bool enabled = [] {
-    bool inside = false;
-    llvm::CrashRecoveryContext probe;
-    probe.RunSafely(
-        [&] { inside = llvm::CrashRecoveryContext::GetCurrent() != nullptr; });
-    return inside;
-  }();
-  return enabled;
-}
-
-namespace {
 /// A crash that a thread other than the kernel's own recovered from, for
 /// that kernel's run to report.
 struct NestedCrash {
@@ -278,43 +177,29 @@ private:
     // here, and the loop ends normally.
     if (crash->crashed.load())
       return; // no more passes on IR a crash left inconsistent
-    llvm::CrashRecoveryContext nested;
-    if (nested.RunSafely(body))
+    std::optional<std::string> description = runRecoveringCrash(body);
+    if (!description)
       return;
-    std::string description = crashDescription(nested.RetCode);
     std::lock_guard<std::mutex> lock(crash->mutex);
     if (crash->crashed.load())
       return;
     crash->pass = exec->getPass().getArgument().str();
-    crash->description = std::move(description);
+    crash->description = std::move(*description);
     crash->crashed.store(true);
   }
 
   static void inject(const InjectedFault &fault,
                      const PassExecutionAction &exec, Operation *root) {
-    if (exec.getPass().getArgument() != fault.pass)
+    auto module = dyn_cast<ModuleOp>(root);
+    llvm::StringRef kernel = module && module->hasAttr(kKernelAttr)
+                                 ? kernelName(module)
+                                 : llvm::StringRef();
+    if (!fault.appliesTo(exec.getPass().getArgument(), kernel))
       return;
-    if (!fault.kernel.empty()) {
-      auto module = dyn_cast<ModuleOp>(root);
-      if (!module || !module->hasAttr(kKernelAttr) ||
-          kernelName(module) != fault.kernel)
-        return;
-    }
-    switch (fault.mode) {
-    case InjectedFault::Crash:
-      *static_cast<volatile int *>(nullptr) = 0;
-      break;
-    case InjectedFault::Abort: // what a failed assert() does
-      std::abort();
-    case InjectedFault::Fatal:
-      llvm::report_fatal_error(llvm::Twine("ACCY_INJECT_FAULT: '") +
-                               fault.pass + "'");
-    case InjectedFault::Fail:
-      exec.getOp()->emitError()
-          << "ACCY_INJECT_FAULT: '" << fault.pass << "' fails";
-      PassFailureAccess::signalFailure(exec.getPass());
-      break;
-    }
+    if (fault.mode != InjectedFault::Fail)
+      fault.raise();
+    exec.getOp()->emitError() << fault.failureMessage();
+    PassFailureAccess::signalFailure(exec.getPass());
   }
 };
 } // namespace

@@ -5,12 +5,16 @@
 // library's (CodeGen.h), shared with the whole-file artifacts; this pass
 // translates to LLVM IR and records the results. A kernel's modules (one per
 // target) are translated in turn on the pass's thread, where diagnostics are
-// captured, and then optimized and compiled by LLVM at once, one per thread.
+// captured, and then optimized and compiled by LLVM at once, one per thread,
+// each inside a crash recovery context of its own (where the process enabled
+// recovery: accy-lsp), as a crash on a thread of the pool would otherwise
+// end the process.
 //
 //===----------------------------------------------------------------------===//
 
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
+#include "accy/Support/CrashContainment.h"
 #include "accy/Target/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -37,6 +41,7 @@ namespace {
 /// One lowered module of a kernel on its way to an artifact.
 struct CodegenJob {
   Operation *module;
+  std::string kernel;
   std::string name;
   const target::TargetProfile *profile;
   std::unique_ptr<llvm::LLVMContext> context;
@@ -61,6 +66,13 @@ LogicalResult translate(CodegenJob &job) {
 /// Optimizes and compiles the translated module: LLVM only, so any thread
 /// may run it; errors are kept in the job for the pass's thread to report.
 void generateCode(CodegenJob &job) {
+  const std::optional<InjectedFault> &fault = injectedFault();
+  if (fault && fault->appliesTo("codegen", job.kernel)) {
+    if (fault->mode != InjectedFault::Fail)
+      fault->raise();
+    job.error = fault->failureMessage();
+    return;
+  }
   llvm::Module &module = *job.llvmModule;
   llvm::Error error = target::optimizeModule(module, *job.profile);
   if (!error)
@@ -77,6 +89,22 @@ void generateCode(CodegenJob &job) {
     return;
   }
   job.artifact = std::move(*artifact);
+}
+
+/// generateCode, with a crash (a signal, abort(), a fatal error inside an
+/// LLVM backend) turned into the job's error where recovery is enabled.
+void generateCodeRecovering(CodegenJob &job) {
+  std::optional<std::string> crash =
+      runRecoveringCrash([&] { generateCode(job); });
+  if (!crash)
+    return;
+  // LLVM's module and context may be inconsistent after a crash: leaked,
+  // never destroyed.
+  (void)job.llvmModule.release();
+  (void)job.context.release();
+  job.error = (llvm::Twine(kInternalErrorPrefix) + " (" + *crash +
+               ") in LLVM code generation for " + job.profile->name)
+                  .str();
 }
 
 struct SerializePass
@@ -108,7 +136,8 @@ struct SerializePass
              << "gpu.module for '" << targetName
              << "' needs exactly one target attribute (nvvm-attach-target / "
                 "rocdl-attach-target)";
-    return CodegenJob{module, (getKernelName(kernel) + "." + targetName).str(),
+    return CodegenJob{module, getKernelName(kernel).str(),
+                      (getKernelName(kernel) + "." + targetName).str(),
                       &*profile};
   }
 
@@ -132,8 +161,8 @@ struct SerializePass
     if (!exports)
       return host.emitError() << "the host module of '" << getKernelName(kernel)
                               << "' exports no _mlir_ciface_ function";
-    return CodegenJob{host, (getKernelName(kernel) + ".host").str(),
-                      &*profile};
+    return CodegenJob{host, getKernelName(kernel).str(),
+                      (getKernelName(kernel) + ".host").str(), &*profile};
   }
 
   void recordGPUModule(gpu::GPUModuleOp module, CodegenJob &job) {
@@ -195,7 +224,7 @@ struct SerializePass
       return failure();
 
     // The targets' code generation is independent: one thread each.
-    parallelForEach(&getContext(), jobs, generateCode);
+    parallelForEach(&getContext(), jobs, generateCodeRecovering);
 
     for (CodegenJob &job : jobs) {
       if (!job.error.empty()) {
