@@ -46,18 +46,20 @@ module {
 
 // -----
 
-// Elementwise: upstream parallel loops, collapsed to one dimension, tiled
-// by the block size and mapped to blocks and threads. A column sum (the
-// reduction is not the fastest-varying dimension) gets one thread per
-// column and a serial loop.
+// Elementwise with a broadcast operand (rows of x minus the column vector
+// y): upstream parallel loops, collapsed to one dimension, tiled by the
+// block size and mapped to blocks and threads. A column sum (the reduction
+// is not the fastest-varying dimension) gets one thread per column and a
+// serial loop.
 
 module {
   module @ew attributes {accy.kernel = "ew"} {
-    func.func @ew(%x: tensor<?x?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}, %out1: tensor<?xf32> {accy.result = 1 : i64}) -> (tensor<?x?xf32>, tensor<?xf32>) attributes {accy.entry} {
+    func.func @ew(%x: tensor<?x?xf32>, %y: tensor<?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}, %out1: tensor<?xf32> {accy.result = 1 : i64}) -> (tensor<?x?xf32>, tensor<?xf32>) attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x?xf32>) outs(%out0 : tensor<?x?xf32>) {
-      ^bb0(%a: f32, %o: f32):
-        %e = math.absf %a : f32
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<?x?xf32>, tensor<?xf32>) outs(%out0 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %b: f32, %o: f32):
+        %d = arith.subf %a, %b : f32
+        %e = math.absf %d : f32
         linalg.yield %e : f32
       } -> tensor<?x?xf32>
       %f = linalg.fill ins(%zero : f32) outs(%out1 : tensor<?xf32>) -> tensor<?xf32>
@@ -85,6 +87,60 @@ module {
 // CHECK:             scf.for {{.*}} iter_args(%{{.+}} = %cst
 // CHECK:               memref.load %{{.+}}[%{{.+}}, %[[G]]]
 // CHECK-NOT:     linalg.
+// -----
+
+// Elementwise over contiguous, 16-byte aligned buffers read at the point
+// itself: one launch in which each thread takes 4 consecutive f32 of the
+// flattened buffers (8 for f16), all loads, then the payloads, then all
+// stores, at addresses asserted 16-byte aligned: the backends merge each
+// group into one 128-bit access. The thread holding the last elements that
+// do not make a whole run does them one by one.
+
+module {
+  module @axpy attributes {accy.kernel = "axpy"} {
+    func.func @axpy(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %two = arith.constant 2.0 : f32
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<?x?xf32>, tensor<?x?xf32>) outs(%out0 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %b: f32, %o: f32):
+        %m = arith.mulf %a, %two : f32
+        %s = arith.addf %m, %b : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      return %r : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @axpy
+// CHECK-LABEL: func.func @axpy__sm_90(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>, %[[Y:[^:]+]]: memref<?x?xf32>, %[[OUT:[^:]+]]: memref<?x?xf32> {accy.result = 0 : i64}
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "elementwise"}]
+// CHECK-NOT:     scf.parallel
+// CHECK:         %[[RUNS:.+]] = arith.ceildivui %{{.+}}, %c4
+// CHECK:         %[[BLOCKS:.+]] = arith.ceildivui %[[RUNS]], %c256
+// CHECK:         gpu.launch blocks(%[[BID:[^,]+]], {{.*}}) in (%{{.+}} = %[[BLOCKS]], {{.*}}) threads(%[[TID:[^,]+]], {{.*}}) in (%{{.+}} = %c256
+// CHECK:           %[[TOTAL:.+]] = arith.muli
+// CHECK:           %[[T:.+]] = arith.muli %[[BID]], %c256
+// CHECK:           %[[G:.+]] = arith.addi %[[T]], %[[TID]]
+// CHECK:           %[[FIRST:.+]] = arith.muli %[[G]], %c4
+// CHECK:           %[[XF:.+]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]]
+// CHECK:           memref.assume_alignment %[[XF]], 16
+// CHECK:           %[[YF:.+]] = memref.collapse_shape %[[Y]]
+// CHECK:           %[[OF:.+]] = memref.collapse_shape %[[OUT]]
+// CHECK:           %[[END:.+]] = arith.addi %[[FIRST]], %c4
+// CHECK:           %[[WHOLE:.+]] = arith.cmpi ule, %[[END]], %[[TOTAL]]
+// CHECK:           scf.if %[[WHOLE]] {
+// CHECK-COUNT-4:     memref.load %[[XF]]
+// CHECK-COUNT-4:     memref.load %[[YF]]
+// CHECK-COUNT-4:     arith.addf
+// CHECK-COUNT-4:     memref.store %{{.+}}, %[[OF]]
+// CHECK:           } else {
+// CHECK:             scf.for %[[E:.+]] = %[[FIRST]] to %[[TOTAL]] step
+// CHECK:               memref.load %[[XF]][%[[E]]]
+// CHECK:               memref.load %[[YF]][%[[E]]]
+// CHECK:               memref.store %{{.+}}, %[[OF]][%[[E]]]
+// CHECK:           gpu.terminator
+// CHECK-NOT:     gpu.launch
 // -----
 
 // Epilogues run in their root's kernel: every thread of each row's block

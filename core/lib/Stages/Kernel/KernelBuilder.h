@@ -48,6 +48,22 @@ mlir::LogicalResult buildElementwiseLoops(mlir::RewriterBase &rewriter,
                                           mlir::linalg::LinalgOp op,
                                           const KernelPlan &plan);
 
+/// Elements per thread of the vectorized elementwise kernel for `op` (16
+/// bytes of its widest element), when every operand is a scalar or a
+/// contiguous buffer known to be 16-byte aligned that the payload reads or
+/// writes at the point itself; 0 when the kernel does not apply.
+int64_t vectorWidth(mlir::linalg::LinalgOp op);
+
+/// Replaces elementwise `op` with a gpu.launch in which each thread loads,
+/// computes and stores a run of `width` consecutive elements at 16-byte
+/// aligned addresses (128-bit accesses once the backend merges them), and
+/// the last run that is not whole is finished element by element
+/// (VectorElementwise.cpp).
+mlir::FailureOr<mlir::Operation *>
+buildVectorElementwiseKernel(mlir::RewriterBase &rewriter,
+                             mlir::linalg::LinalgOp op, const KernelPlan &plan,
+                             int64_t width);
+
 /// Replaces `op` with a gpu.launch for the reduction, contraction and scan
 /// schedules (and the thread schedule used for zero-dimensional elementwise
 /// ops). Returns the launch, or emits an error and returns failure.

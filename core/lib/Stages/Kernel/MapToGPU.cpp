@@ -217,7 +217,13 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
       kp.initValues = initValues.lookup(op);
       int64_t dispatch = getDispatchId(op);
       Location loc = op.getLoc();
-      if (kp.schedule == Schedule::Elementwise && op.getNumLoops() > 0) {
+      if (int64_t width = kp.schedule == Schedule::Elementwise
+                              ? vectorWidth(op)
+                              : 0) {
+        if (failed(buildVectorElementwiseKernel(rewriter, op, kp, width)))
+          return failure();
+      } else if (kp.schedule == Schedule::Elementwise &&
+                 op.getNumLoops() > 0) {
         if (failed(buildElementwiseLoops(rewriter, op, kp)))
           return failure();
       } else {

@@ -32,10 +32,20 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
   let description = [{
     In each launch function, every linalg op is replaced per the schedule in
     its `accy.plan` for the function's target:
-      - `elementwise`: upstream `linalgOpToParallelLoops`, the loops collapsed
-        to one dimension and tiled by the block size (`tileParallelLoop`), and
-        mapped to blocks and threads with `#gpu.loop_dim_map`; the upstream
-        `convert-parallel-loops-to-gpu` that follows makes the `gpu.launch`;
+      - `elementwise` over buffers that are all contiguous, known to be
+        16-byte aligned (`memref.assume_alignment` on arguments, device
+        allocations) and read and written at the point itself: a
+        `gpu.launch` in which each thread takes a run of 16 bytes of the
+        widest element (4 f32, 8 f16, 2 f64) of the flattened buffers, all
+        loads first, then the payloads, then the stores, the buffers
+        asserted 16-byte aligned in the kernel, so that the backends make
+        each input's loads and each output's stores one 128-bit access;
+        the last run that is not whole is done element by element;
+      - other `elementwise`: upstream `linalgOpToParallelLoops`, the loops
+        collapsed to one dimension and tiled by the block size
+        (`tileParallelLoop`), and mapped to blocks and threads with
+        `#gpu.loop_dim_map`; the upstream `convert-parallel-loops-to-gpu`
+        that follows makes the `gpu.launch`;
       - `row-reduction`, `thread-reduction`, `tiled-contraction`: a
         `gpu.launch` built directly (strided per-thread reduction, subgroup
         shuffles and a shared-memory combine; shared-memory staged tiles);
