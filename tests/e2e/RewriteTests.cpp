@@ -1,0 +1,86 @@
+//===- RewriteTests.cpp - Host numerics of rewritten programs -------------===//
+//
+// kernels/rewrites.accy: programs that the contract stage's canonicalize,
+// saturate, layout propagation and constant folding change (transposes
+// into layouts, transpose and reshape chains, exp(log x), softmax of a
+// shift, a reduction of a broadcast, merged contractions, folded
+// constants) must compute what they say.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+#include "TestSupport.h"
+
+#include <cmath>
+
+using namespace accy::e2e;
+
+ACCY_DECLARE_KERNEL(transpose_matmul)
+ACCY_DECLARE_KERNEL(double_transpose)
+ACCY_DECLARE_KERNEL(reshape_chain)
+ACCY_DECLARE_KERNEL(exp_log)
+ACCY_DECLARE_KERNEL(softmax_shift)
+ACCY_DECLARE_KERNEL(sum_broadcast)
+ACCY_DECLARE_KERNEL(matmul_chain)
+ACCY_DECLARE_KERNEL(identities)
+ACCY_DECLARE_KERNEL(folded)
+
+TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
+  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 1}, {3, 37}, {129, 33}}));
+  int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
+  CAPTURE(n, d);
+  Tensor x = Tensor::random({n, d}, rng());
+  SECTION("transposes feeding a matmul") {
+    Tensor a = Tensor::random({d, n}, rng()), b = Tensor::random({5, d}, rng());
+    Tensor out = Tensor::zeros({n, 5});
+    callKernel(KERNEL(transpose_matmul), {&a, &b}, {&out});
+    Tensor at = ref::transpose(a, {1, 0}), bt = ref::transpose(b, {1, 0});
+    requireClose(out, ref::matmul(at, bt), 1e-5, 1e-5);
+  }
+  SECTION("transpose and reshape chains") {
+    Tensor y = Tensor::random({n, 3, d}, rng()), out = Tensor::zeros({n, 3, d});
+    callKernel(KERNEL(double_transpose), {&y}, {&out});
+    requireClose(out, ref::transpose(ref::transpose(y, {1, 2, 0}), {2, 0, 1}), 0, 0);
+    Tensor z = Tensor::random({n, 6}, rng()), flat = Tensor::zeros({n, 6});
+    callKernel(KERNEL(reshape_chain), {&z}, {&flat});
+    requireClose(flat, z, 0, 0);
+    Tensor same = Tensor::zeros({n, d});
+    callKernel(KERNEL(identities), {&x}, {&same});
+    requireClose(same, ref::map(x, [](double v) { return v + v; }));
+  }
+  SECTION("exp(log x)") {
+    Tensor flat = Tensor::random({n * d}, rng(), -100, 100), out = Tensor::zeros({n * d});
+    callKernel(KERNEL(exp_log), {&flat}, {&out});
+    requireClose(out, ref::map(flat, [](double v) {
+                   return std::exp(std::log(double(float(std::abs(v) + 1.0))));
+                 }), 1e-6, 1e-6);
+  }
+  SECTION("softmax of a shift along the axis") {
+    Tensor c = Tensor::random({n, 1}, rng(), -50, 50), out = Tensor::zeros({n, d});
+    callKernel(KERNEL(softmax_shift), {&x, &c}, {&out});
+    requireClose(out, ref::softmax(ref::map(x, c, [](double a, double b) { return a + b; }), 1),
+                 1e-5, 1e-6);
+  }
+  SECTION("reductions of a broadcast") {
+    Tensor v = Tensor::random({d}, rng());
+    Tensor col = Tensor::zeros({d}), all = Tensor::zeros({});
+    callKernel(KERNEL(sum_broadcast), {&v, &x}, {&col, &all});
+    requireClose(col, ref::map(v, [n](double a) { return a * n; }), 1e-5, 1e-6);
+    requireClose(all, ref::reduce(v, {0}, false, ref::Reduce::Mean), 1e-5, 1e-6);
+  }
+  SECTION("a chain of matmuls") {
+    Tensor a = Tensor::random({n, d}, rng()), b = Tensor::random({d, 9}, rng()),
+           c = Tensor::random({9, 4}, rng()), out = Tensor::zeros({n, 4});
+    callKernel(KERNEL(matmul_chain), {&a, &b, &c}, {&out});
+    Tensor ab = ref::matmul(ref::map(a, Elem::F64, [](double v) { return v; }), b);
+    // Up to 9 * 129 products of about 8 in f32, in whatever order the
+    // merged contraction sums them: absolute errors of a few 1e-5.
+    requireClose(out, ref::map(ref::matmul(ab, c), Elem::F32, [](double v) { return v; }),
+                 1e-5, 1e-4);
+  }
+  SECTION("constants folded from iota, full and reductions") {
+    Tensor v = Tensor::random({d}, rng()), out = Tensor::zeros({d});
+    callKernel(KERNEL(folded), {&v}, {&out});
+    requireClose(out, ref::map(v, [](double a) { return a + 11.0; }));
+  }
+}
