@@ -138,3 +138,35 @@ module {
 // CHECK-SAME:    accy.scan = "cumsum"
 // CHECK:       = linalg.generic
 // CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "row-reduction"
+
+// -----
+
+// Fewer lines than multiprocessors, each at least two blocks of 16 chunks
+// long: the plan lets 4096 elements of a line take a block (line_tile).
+
+#in = affine_map<(n, i, j) -> (n, j)>
+#out = affine_map<(n, i, j) -> (n, i)>
+module {
+  module @long_lines attributes {accy.kernel = "long_lines"} {
+    func.func @long_lines(%x: tensor<4x100000xf32>, %o0: tensor<4x100000xf32> {accy.result = 0 : i64}) -> tensor<4x100000xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x100000xf32>) outs(%o0 : tensor<4x100000xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 1 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<4x100000xf32>
+      return %scan : tensor<4x100000xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @long_lines
+// CHECK:       = linalg.generic
+// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "scan", targets = {
+// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
+// CHECK-SAME:      host = {loops = "serial"}
+// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}

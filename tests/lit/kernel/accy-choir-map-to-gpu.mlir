@@ -281,8 +281,8 @@ module {
 // CHECK:             %[[TOTAL:.+]] = arith.addf
 // CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        %[[SCANNED:.+]] = arith.addf %{{.+}}, %[[WARPSCAN]]
-// CHECK-NEXT:        %[[V:.+]] = arith.addf %[[CARRY]], %[[SCANNED]]
 // CHECK-NEXT:        scf.if %[[IN]] {
+// CHECK-NEXT:          %[[V:.+]] = arith.addf %[[CARRY]], %[[SCANNED]]
 // CHECK-NEXT:          memref.store %[[V]], %[[ACC]][%[[LINE]], %[[I]]]
 // CHECK-NEXT:          %[[H:.+]] = arith.truncf %[[V]] : f32 to f16
 // CHECK-NEXT:          memref.store %[[H]], %[[OUT]][%[[LINE]], %[[I]]]
@@ -305,3 +305,75 @@ module {
 // AMD-COUNT-5:     gpu.shuffle  idx
 // AMD-NOT:         gpu.shuffle
 // AMD:             memref.store %{{.+}}, %[[PARTIALS]]
+
+// -----
+
+// Four lines of 100000 (fewer than the multiprocessors): blocks of 4096
+// elements share each line, 25 per line, in three launches. The first
+// reduces each block's elements (a strided loop, then the block's total)
+// and thread 0 stores the total at the block's last element; the second,
+// one block per line, scans those 25 totals in place; the third scans each
+// block's elements from the value at the previous block's last element and
+// stores every element but its own last (which the third launch's other
+// blocks read).
+
+#in = affine_map<(n, i, j) -> (n, j)>
+#out = affine_map<(n, i, j) -> (n, i)>
+module {
+  module @long_cumsum attributes {accy.kernel = "long_cumsum"} {
+    func.func @long_cumsum(%x: tensor<4x100000xf32>, %out0: tensor<4x100000xf32> {accy.result = 0 : i64}) -> tensor<4x100000xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<4x100000xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x100000xf32>) -> tensor<4x100000xf32>
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x100000xf32>) outs(%f : tensor<4x100000xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 1 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<4x100000xf32>
+      %res = bufferization.materialize_in_destination %scan in %out0 : (tensor<4x100000xf32>, tensor<4x100000xf32>) -> tensor<4x100000xf32>
+      return %res : tensor<4x100000xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @long_cumsum__sm_90(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<4x100000xf32>, %[[OUT:[^:]+]]: memref<4x100000xf32> {accy.result = 0 : i64}
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}]
+// CHECK:         gpu.launch blocks(%[[B1:[^,]+]],
+// CHECK:           %[[IN_LINE:.+]] = arith.remui %[[B1]], %{{.+}}
+// CHECK:           %[[BEGIN:.+]] = arith.muli %[[IN_LINE]], %c4096
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c256{{.*}} iter_args
+// CHECK:             memref.load %[[X]]
+// CHECK:           gpu.barrier
+// CHECK:           gpu.barrier
+// CHECK:           scf.if
+// CHECK:             %[[LAST:.+]] = arith.subi %{{.+}}, %c1
+// CHECK:             memref.store %{{.+}}, %[[OUT]][%{{.+}}, %[[LAST]]]
+// CHECK:           gpu.terminator
+// CHECK:         gpu.launch blocks(%[[LINE:[^,]+]], {{.*}}) in (%{{.+}} = %c4{{(_[0-9]+)?}},
+// CHECK:             %[[END:.+]] = arith.subi %{{.+}}, %c1
+// CHECK:             memref.load %[[OUT]][%[[LINE]], %[[END]]]
+// CHECK:           gpu.shuffle  up
+// CHECK:           gpu.barrier
+// CHECK:             memref.store %{{.+}}, %[[OUT]][%[[LINE]], %{{.+}}]
+// CHECK:           gpu.terminator
+// CHECK:         gpu.launch blocks
+// CHECK:           %[[FIRST:.+]] = arith.cmpi eq, %{{.+}}, %c0
+// CHECK:           %[[CARRY:.+]] = scf.if %[[FIRST]] -> (f32) {
+// CHECK:           } else {
+// CHECK:             %[[PREV:.+]] = arith.subi %{{.+}}, %c1
+// CHECK:             memref.load %[[OUT]][%{{.+}}, %[[PREV]]]
+// CHECK:           scf.for {{.*}} iter_args(%{{.+}} = %[[CARRY]]) -> (f32) {
+// CHECK:             memref.load %[[X]]
+// CHECK:             gpu.shuffle  up
+// CHECK:             scf.if
+// CHECK:               %[[NOT_LAST:.+]] = arith.cmpi ult
+// CHECK:               scf.if %[[NOT_LAST]] {
+// CHECK-NEXT:            memref.store %{{.+}}, %[[OUT]]
+// CHECK:           gpu.terminator
+// CHECK-NOT:     gpu.launch
+// CHECK:         return

@@ -249,6 +249,10 @@ static int64_t elementBytes(Type type) {
   return 8;
 }
 
+/// Chunks of a block's threads that each block of a line shared by
+/// several blocks scans.
+constexpr int64_t kScanChunksPerBlock = 16;
+
 static int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
@@ -338,12 +342,24 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
     case Schedule::Scan: {
       // One block per line, walking it in chunks of `threads` elements; the
       // subgroups' totals meet in shared memory.
-      int64_t threads = blockSizeFor(
-          *profile, staticTripCount(op, [&](unsigned loop) {
-            return loop == static_cast<unsigned>(shape.scanAxis);
-          }));
+      auto axis = static_cast<unsigned>(shape.scanAxis);
+      std::optional<int64_t> length = staticTripCount(
+          op, [&](unsigned loop) { return loop == axis; });
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      std::optional<int64_t> lines =
+          staticTripCount(op, [&](unsigned loop) {
+            return loop != axis && !linalg::isReductionIterator(iterators[loop]);
+          });
+      int64_t threads = blockSizeFor(*profile, length);
       block = {threads, 1, 1};
       tile = {1};
+      // Fewer lines than multiprocessors, each long enough for two blocks:
+      // several blocks share a line (reduce, then scan).
+      int64_t lineTile = threads * kScanChunksPerBlock;
+      if (length && lines && *lines < profile->numComputeUnits &&
+          *length >= 2 * lineTile)
+        entries.push_back(
+            b.getNamedAttr("line_tile", b.getI64IntegerAttr(lineTile)));
       int64_t subgroups = threads / profile->subgroupSize;
       if (subgroups > 1)
         sharedBytes =

@@ -487,9 +487,9 @@ LogicalResult accy::kernel::buildElementwiseLoops(RewriterBase &rewriter,
   return success();
 }
 
-FailureOr<Operation *> accy::kernel::buildLaunch(RewriterBase &rewriter,
-                                                 linalg::LinalgOp op,
-                                                 const KernelPlan &plan) {
+FailureOr<unsigned> accy::kernel::buildLaunch(RewriterBase &rewriter,
+                                              linalg::LinalgOp op,
+                                              const KernelPlan &plan) {
   rewriter.setInsertionPoint(op);
   // The kernels of the other schedules build on what classification finds
   // in the op, which must still be what the dispatch stage planned.
@@ -514,11 +514,15 @@ FailureOr<Operation *> accy::kernel::buildLaunch(RewriterBase &rewriter,
   case Schedule::TiledContraction:
     launch = buildContractionKernel(rewriter, op, plan, shape);
     break;
-  case Schedule::Scan:
-    launch = buildScanKernel(rewriter, op, plan, shape);
-    break;
+  case Schedule::Scan: {
+    FailureOr<unsigned> launches = buildScanKernel(rewriter, op, plan, shape);
+    if (succeeded(launches))
+      rewriter.eraseOp(op);
+    return launches;
   }
-  if (succeeded(launch))
-    rewriter.eraseOp(op);
-  return launch;
+  }
+  if (failed(launch))
+    return failure();
+  rewriter.eraseOp(op);
+  return 1u;
 }

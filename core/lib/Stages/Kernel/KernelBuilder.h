@@ -23,8 +23,10 @@ struct KernelPlan {
   llvm::SmallVector<int64_t> tile;
   int64_t subgroup = 32;
   /// For scans: whether the target lowers `gpu.shuffle up` (else lanes are
-  /// read with `idx` shuffles).
+  /// read with `idx` shuffles), and the elements of a line each block takes
+  /// when several blocks share a line (0: one block per line).
   bool shuffleUp = true;
+  int64_t lineTile = 0;
   /// Scalars replacing the initial contents of the outputs (the values of
   /// the fills folded into this dispatch), one per output; null where the
   /// output is read.
@@ -66,15 +68,18 @@ buildVectorElementwiseKernel(mlir::RewriterBase &rewriter,
 
 /// Replaces `op` with a gpu.launch for the reduction, contraction and scan
 /// schedules (and the thread schedule used for zero-dimensional elementwise
-/// ops). Returns the launch, or emits an error and returns failure.
-mlir::FailureOr<mlir::Operation *>
+/// ops). Returns the number of launches made, or emits an error and
+/// returns failure.
+mlir::FailureOr<unsigned>
 buildLaunch(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
             const KernelPlan &plan);
 
-/// The scan schedule (ScanKernel.cpp): one block per line of `op`, a scan
-/// tagged `accy.scan` (see `shape`), walking the line in chunks of a block's
-/// threads with a carry; linear in the line's length.
-mlir::FailureOr<mlir::Operation *>
+/// The scan schedule (ScanKernel.cpp) for `op`, a scan tagged `accy.scan`
+/// (see `shape`): one block per line walking the line in chunks of its
+/// threads with a carry, or, with `plan.lineTile`, three launches (block
+/// totals, their scan, each block's scan from the blocks before); linear
+/// in the line's length. Returns the number of launches.
+mlir::FailureOr<unsigned>
 buildScanKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                 const KernelPlan &plan, const DispatchShape &shape);
 

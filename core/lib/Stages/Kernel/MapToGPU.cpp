@@ -143,6 +143,7 @@ KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
   kp.subgroup = getPlanInt(targetPlan, "subgroup").value_or(32);
   if (auto shuffle = targetPlan.getAs<StringAttr>("shuffle"))
     kp.shuffleUp = shuffle.getValue() == "up";
+  kp.lineTile = getPlanInt(targetPlan, "line_tile").value_or(0);
   return kp;
 }
 
@@ -216,7 +217,7 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
                               << "' has no block size";
       kp.initValues = initValues.lookup(op);
       int64_t dispatch = getDispatchId(op);
-      Location loc = op.getLoc();
+      unsigned count = 1;
       if (int64_t width = kp.schedule == Schedule::Elementwise
                               ? vectorWidth(op)
                               : 0) {
@@ -233,13 +234,16 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
           kp.epilogueInits.push_back(inits.empty() ? Value() : inits[0]);
           fusedEpilogues.insert(epilogue);
         }
-        if (failed(buildLaunch(rewriter, op, kp)))
+        FailureOr<unsigned> made = buildLaunch(rewriter, op, kp);
+        if (failed(made))
           return failure();
+        count = *made;
       }
-      (void)loc;
-      launches.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("dispatch", b.getI64IntegerAttr(dispatch)),
-           b.getNamedAttr("schedule", plan.get("schedule"))}));
+      // A dispatch may take several launches (a scan of long lines).
+      for (unsigned i = 0; i < count; ++i)
+        launches.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("dispatch", b.getI64IntegerAttr(dispatch)),
+             b.getNamedAttr("schedule", plan.get("schedule"))}));
     }
     func->setAttr(kLaunchesAttr, b.getArrayAttr(launches));
     return success();

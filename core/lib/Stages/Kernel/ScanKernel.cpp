@@ -110,93 +110,66 @@ Value toI32(OpBuilder &b, Location loc, Value index) {
   return b.create<arith::IndexCastOp>(loc, b.getI32Type(), index);
 }
 
-} // namespace
+/// Scans in one block of a scan kernel: one value per thread at a time.
+struct BlockScan {
+  RewriterBase &rw;
+  Location loc;
+  Operation *combiner;
+  const KernelPlan &plan;
+  int64_t threads, subgroup, numSubgroups;
+  Value tid, lane, subgroupId, neutral, partials;
 
-FailureOr<Operation *> accy::kernel::buildScanKernel(RewriterBase &rw,
-                                                     linalg::LinalgOp op,
-                                                     const KernelPlan &plan,
-                                                     const DispatchShape &shape) {
-  Operation *combiner = shape.combiner;
-  Type accType = combiner->getResult(0).getType();
-  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() > 64)
-    return op.emitError() << "scan of " << accType
-                          << " values: subgroup shuffles move at most 64 bits";
-  FailureOr<int64_t> subgroups = subgroupsPerBlock(op, plan);
-  if (failed(subgroups))
-    return failure();
-  int64_t threads = plan.block[0], subgroup = plan.subgroup;
-  int64_t numSubgroups = *subgroups;
-  Location loc = op.getLoc();
-  ScanLines lines(op, shape);
-
-  Ix host{rw, loc};
-  SmallVector<Type> workgroup;
-  if (numSubgroups > 1)
-    workgroup.push_back(workgroupBuffer({numSubgroups}, accType));
-  gpu::LaunchOp launch = createLaunch(
-      rw, loc, host.product(select(loopSizes(rw, loc, op), lines.lineDims)),
-      {threads, 1, 1}, workgroup);
-
-  OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(launch.getBody().front().getTerminator());
-  Ix ix{rw, loc};
-  SmallVector<Value> sizes = loopSizes(rw, loc, op);
-  Value length = sizes[shape.scanAxis];
-  SmallVector<Value> lineIvs = delinearize(ix, launch.getBlockIds().x,
-                                           select(sizes, lines.lineDims));
-  Value tid = launch.getThreadIds().x;
-  Value lane = ix.rem(tid, ix.c(subgroup));
-  Value subgroupId = ix.div(tid, ix.c(subgroup));
-  Value neutral = neutralOf(rw, loc, combiner);
-  OpOperand *output = op.getDpsInitOperand(0);
-  Value init = plan.initValues.empty() ? Value() : plan.initValues[0];
-
-  // Chunk after chunk of the line, one element per thread; `carry` combines
-  // every element of the chunks before.
-  auto chunks = rw.create<scf::ForOp>(loc, ix.c(0), length, ix.c(threads),
-                                      ValueRange{neutral});
-  rw.setInsertionPointToStart(chunks.getBody());
-  Value carry = chunks.getRegionIterArg(0);
-  Value i = ix.add(chunks.getInductionVar(), tid);
-  Value inLine = ix.lt(i, length);
-  SmallVector<Value> ivs = lines.pointIvs(ix, lineIvs, i);
-  Value value;
-  {
-    auto guarded = rw.create<scf::IfOp>(loc, accType, inLine, true);
-    OpBuilder::InsertionGuard ifGuard(rw);
-    rw.setInsertionPointToStart(guarded.thenBlock());
-    rw.create<scf::YieldOp>(loc, lines.element(rw, loc, ivs, neutral));
-    rw.setInsertionPointToStart(guarded.elseBlock());
-    rw.create<scf::YieldOp>(loc, neutral);
-    value = guarded.getResult(0);
+  BlockScan(RewriterBase &rw, Location loc, gpu::LaunchOp launch,
+            Operation *combiner, const KernelPlan &plan,
+            int64_t numSubgroups)
+      : rw(rw), loc(loc), combiner(combiner), plan(plan),
+        threads(plan.block[0]), subgroup(plan.subgroup),
+        numSubgroups(numSubgroups) {
+    Ix ix{rw, loc};
+    tid = launch.getThreadIds().x;
+    lane = ix.rem(tid, ix.c(subgroup));
+    subgroupId = ix.div(tid, ix.c(subgroup));
+    neutral = neutralOf(rw, loc, combiner);
+    if (numSubgroups > 1)
+      partials = launch.getWorkgroupAttributions()[0];
   }
 
-  // Inclusive scan of the subgroup (Hillis-Steele): after the step of
-  // `offset`, each lane holds the combination of the 2 * offset lanes
-  // ending at it.
-  for (int64_t offset = 1; offset < subgroup; offset *= 2) {
-    Value hasSource = rw.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                               lane, ix.c(offset));
-    Value shifted =
-        plan.shuffleUp
-            ? shuffle(rw, loc, value,
-                      rw.create<arith::ConstantIntOp>(loc, offset, 32),
-                      subgroup, gpu::ShuffleMode::UP)
-            : shuffle(rw, loc, value,
-                      toI32(rw, loc,
-                            rw.create<arith::SelectOp>(
-                                loc, hasSource, ix.sub(lane, ix.c(offset)),
-                                lane)),
-                      subgroup, gpu::ShuffleMode::IDX);
-    value = rw.create<arith::SelectOp>(
-        loc, hasSource, combine(rw, loc, combiner, shifted, value), value);
+  Value combined(Value lhs, Value rhs) {
+    return combine(rw, loc, combiner, lhs, rhs);
   }
 
-  // The subgroups' totals through shared memory: each thread adds those of
-  // the subgroups before its own; every thread learns the chunk's total.
-  Value total;
-  if (numSubgroups > 1) {
-    Value partials = launch.getWorkgroupAttributions()[0];
+  /// The inclusive scan of `value` over the threads of the block, and the
+  /// block's total, in every thread (all threads must call it).
+  std::pair<Value, Value> scanBlock(Value value) {
+    Ix ix{rw, loc};
+    // Inclusive scan of the subgroup (Hillis-Steele): after the step of
+    // `offset`, each lane holds the combination of the 2 * offset lanes
+    // ending at it.
+    for (int64_t offset = 1; offset < subgroup; offset *= 2) {
+      Value hasSource = rw.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::uge, lane, ix.c(offset));
+      Value shifted =
+          plan.shuffleUp
+              ? shuffle(rw, loc, value,
+                        rw.create<arith::ConstantIntOp>(loc, offset, 32),
+                        subgroup, gpu::ShuffleMode::UP)
+              : shuffle(rw, loc, value,
+                        toI32(rw, loc,
+                              rw.create<arith::SelectOp>(
+                                  loc, hasSource, ix.sub(lane, ix.c(offset)),
+                                  lane)),
+                        subgroup, gpu::ShuffleMode::IDX);
+      value = rw.create<arith::SelectOp>(loc, hasSource,
+                                         combined(shifted, value), value);
+    }
+    if (!partials)
+      return {value, shuffle(rw, loc, value,
+                             rw.create<arith::ConstantIntOp>(
+                                 loc, subgroup - 1, 32),
+                             subgroup, gpu::ShuffleMode::IDX)};
+
+    // The subgroups' totals through shared memory: each thread adds those
+    // of the subgroups before its own; every thread learns the total.
     {
       auto last = rw.create<scf::IfOp>(loc, ix.eq(lane, subgroup - 1), false);
       OpBuilder::InsertionGuard ifGuard(rw);
@@ -205,7 +178,7 @@ FailureOr<Operation *> accy::kernel::buildScanKernel(RewriterBase &rw,
     }
     rw.create<gpu::BarrierOp>(loc);
     Value before = neutral;
-    total = rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(0)});
+    Value total = rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(0)});
     for (int64_t s = 1; s < numSubgroups; ++s) {
       // `total` combines the subgroups before s here.
       before = rw.create<arith::SelectOp>(
@@ -213,34 +186,257 @@ FailureOr<Operation *> accy::kernel::buildScanKernel(RewriterBase &rw,
           rw.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, subgroupId,
                                    ix.c(s)),
           total, before);
-      total = combine(
-          rw, loc, combiner, total,
-          rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(s)}));
+      total = combined(
+          total, rw.create<memref::LoadOp>(loc, partials, ValueRange{ix.c(s)}));
     }
-    // The next chunk overwrites the slots.
+    // A later scan overwrites the slots.
     rw.create<gpu::BarrierOp>(loc);
-    value = combine(rw, loc, combiner, before, value);
-  } else {
-    total = shuffle(rw, loc, value,
-                    rw.create<arith::ConstantIntOp>(loc, subgroup - 1, 32),
-                    subgroup, gpu::ShuffleMode::IDX);
+    return {combined(before, value), total};
   }
 
-  Value result = combine(rw, loc, combiner, carry, value);
-  {
-    auto store = rw.create<scf::IfOp>(loc, inLine, false);
+  /// The value at `i` (< end) where it is in range, the neutral element
+  /// elsewhere.
+  Value valueAt(Value i, Value inRange,
+                function_ref<Value(Value i)> elementAt) {
+    auto guarded =
+        rw.create<scf::IfOp>(loc, neutral.getType(), inRange, true);
     OpBuilder::InsertionGuard ifGuard(rw);
-    rw.setInsertionPointToStart(store.thenBlock());
-    // The output's start, where it is not the neutral element a folded
-    // fill gives.
+    rw.setInsertionPointToStart(guarded.thenBlock());
+    rw.create<scf::YieldOp>(loc, elementAt(i));
+    rw.setInsertionPointToStart(guarded.elseBlock());
+    rw.create<scf::YieldOp>(loc, neutral);
+    return guarded.getResult(0);
+  }
+
+  /// Walks [begin, end) in chunks of the block's threads, one position per
+  /// thread, from `carry` (the combination of everything before `begin`):
+  /// stores the inclusive scan at each position with `store`.
+  void walk(Value begin, Value end, Value carry,
+            function_ref<Value(Value i)> elementAt,
+            function_ref<void(Value i, Value value)> store) {
+    Ix ix{rw, loc};
+    auto chunks = rw.create<scf::ForOp>(loc, begin, end, ix.c(threads),
+                                        ValueRange{carry});
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointToStart(chunks.getBody());
+    Value before = chunks.getRegionIterArg(0);
+    Value i = ix.add(chunks.getInductionVar(), tid);
+    Value inRange = ix.lt(i, end);
+    auto [scanned, total] = scanBlock(valueAt(i, inRange, elementAt));
+    {
+      auto guarded = rw.create<scf::IfOp>(loc, inRange, false);
+      OpBuilder::InsertionGuard ifGuard(rw);
+      rw.setInsertionPointToStart(guarded.thenBlock());
+      store(i, combined(before, scanned));
+    }
+    rw.create<scf::YieldOp>(loc, combined(before, total));
+  }
+
+  /// The combination of [begin, end) in every thread: a strided serial
+  /// combine per thread, then the block's total.
+  Value reduce(Value begin, Value end,
+               function_ref<Value(Value i)> elementAt) {
+    Ix ix{rw, loc};
+    auto strided = rw.create<scf::ForOp>(loc, ix.add(begin, tid), end,
+                                         ix.c(threads), ValueRange{neutral});
+    {
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToStart(strided.getBody());
+      rw.create<scf::YieldOp>(
+          loc, combined(strided.getRegionIterArg(0),
+                        elementAt(strided.getInductionVar())));
+    }
+    return scanBlock(strided.getResult(0)).second;
+  }
+};
+
+/// What every launch of a scan needs: the op, its lines, its sizes.
+struct ScanKernel {
+  RewriterBase &rw;
+  linalg::LinalgOp op;
+  const KernelPlan &plan;
+  const DispatchShape &shape;
+  ScanLines lines;
+  int64_t numSubgroups;
+  Location loc;
+  Type accType;
+
+  ScanKernel(RewriterBase &rw, linalg::LinalgOp op, const KernelPlan &plan,
+             const DispatchShape &shape, int64_t numSubgroups)
+      : rw(rw), op(op), plan(plan), shape(shape), lines(op, shape),
+        numSubgroups(numSubgroups), loc(op.getLoc()),
+        accType(shape.combiner->getResult(0).getType()) {}
+
+  /// A launch of `blocksPerLine` blocks per line (one when null); `body`
+  /// fills it, given the scanner, the ivs of the block's line, the block's
+  /// index within its line, the line's length and the loop sizes.
+  void launch(Value blocksPerLine,
+              function_ref<void(BlockScan &, ArrayRef<Value> lineIvs,
+                                Value block, Value length,
+                                ArrayRef<Value> sizes)>
+                  body) {
+    Ix host{rw, loc};
+    SmallVector<Type> workgroup;
+    if (numSubgroups > 1)
+      workgroup.push_back(workgroupBuffer({numSubgroups}, accType));
+    Value grid = host.product(select(loopSizes(rw, loc, op), lines.lineDims));
+    if (blocksPerLine)
+      grid = host.mul(grid, blocksPerLine);
+    gpu::LaunchOp launch =
+        createLaunch(rw, loc, grid, {plan.block[0], 1, 1}, workgroup);
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPoint(launch.getBody().front().getTerminator());
+    Ix ix{rw, loc};
+    SmallVector<Value> sizes = loopSizes(rw, loc, op);
+    Value length = sizes[shape.scanAxis];
+    Value id = launch.getBlockIds().x, block = ix.c(0);
+    if (blocksPerLine) {
+      Value perLine = ix.ceilDiv(length, plan.lineTile);
+      block = ix.rem(id, perLine);
+      id = ix.div(id, perLine);
+    }
+    SmallVector<Value> lineIvs =
+        delinearize(ix, id, select(sizes, lines.lineDims));
+    BlockScan scan(rw, loc, launch, shape.combiner, plan, numSubgroups);
+    body(scan, lineIvs, block, length, sizes);
+  }
+
+  SmallVector<Value> ivsAt(ArrayRef<Value> lineIvs, Value i) {
+    Ix ix{rw, loc};
+    return lines.pointIvs(ix, lineIvs, i);
+  }
+
+  /// Element `i` of the line as the scan combines it.
+  Value element(ArrayRef<Value> lineIvs, Value i, Value neutral) {
+    return lines.element(rw, loc, ivsAt(lineIvs, i), neutral);
+  }
+
+  /// Stores `value`, combined with the output's start where that is not
+  /// the neutral element a folded fill gives, at `i`, and runs the
+  /// epilogues there.
+  void store(ArrayRef<Value> lineIvs, Value i, Value value) {
+    SmallVector<Value> ivs = ivsAt(lineIvs, i);
+    OpOperand *output = op.getDpsInitOperand(0);
+    Value init = plan.initValues.empty() ? Value() : plan.initValues[0];
     if (!init)
       init = loadOperand(rw, loc, op, output, ivs);
-    if (!isNeutral(init, combiner))
-      result = combine(rw, loc, combiner, init, result);
-    storeResult(rw, loc, op, output, result, ivs, plan);
+    if (!isNeutral(init, shape.combiner))
+      value = combine(rw, loc, shape.combiner, init, value);
+    storeResult(rw, loc, op, output, value, ivs, plan);
   }
-  rw.create<scf::YieldOp>(loc, combine(rw, loc, combiner, carry, total));
-  return launch.getOperation();
+
+  /// The output at `i` of the line, as the root computes it.
+  Value loadOutput(ArrayRef<Value> lineIvs, Value i) {
+    return loadOperand(rw, loc, op, op.getDpsInitOperand(0),
+                       ivsAt(lineIvs, i));
+  }
+};
+
+/// Whether the output starts at the neutral element (a folded fill): the
+/// blocks of a line then pass bare prefixes to each other through it.
+bool startsNeutral(const KernelPlan &plan, const DispatchShape &shape) {
+  return !plan.initValues.empty() && plan.initValues[0] &&
+         isNeutral(plan.initValues[0], shape.combiner);
+}
+
+} // namespace
+
+FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
+                                                  linalg::LinalgOp op,
+                                                  const KernelPlan &plan,
+                                                  const DispatchShape &shape) {
+  Type accType = shape.combiner->getResult(0).getType();
+  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() > 64)
+    return op.emitError() << "scan of " << accType
+                          << " values: subgroup shuffles move at most 64 bits";
+  FailureOr<int64_t> subgroups = subgroupsPerBlock(op, plan);
+  if (failed(subgroups))
+    return failure();
+  ScanKernel kernel(rw, op, plan, shape, *subgroups);
+  Location loc = op.getLoc();
+
+  // One block per line: the whole line from the neutral element.
+  if (plan.lineTile == 0 || !startsNeutral(plan, shape)) {
+    kernel.launch(nullptr, [&](BlockScan &scan, ArrayRef<Value> lineIvs,
+                               Value, Value length, ArrayRef<Value>) {
+      Ix ix{rw, loc};
+      scan.walk(
+          ix.c(0), length, scan.neutral,
+          [&](Value i) { return kernel.element(lineIvs, i, scan.neutral); },
+          [&](Value i, Value v) { kernel.store(lineIvs, i, v); });
+    });
+    return 1u;
+  }
+
+  // Reduce, then scan: blocks of `lineTile` elements of a line. The output
+  // holds each block's total at the block's last element, then the scan of
+  // those totals there; each block then scans its elements from the value
+  // at the previous block's last element, writing every element but its
+  // own last (which later blocks read).
+  int64_t tile = plan.lineTile;
+  Ix host{rw, loc};
+  Value perLine = host.ceilDiv(
+      loopSizes(rw, loc, op)[shape.scanAxis], tile);
+  auto lastOf = [&](Ix &ix, Value block, Value length) {
+    return ix.sub(ix.minU(ix.mul(ix.add(block, ix.c(1)), tile), length),
+                  ix.c(1));
+  };
+  kernel.launch(perLine, [&](BlockScan &scan, ArrayRef<Value> lineIvs,
+                             Value block, Value length, ArrayRef<Value>) {
+    Ix ix{rw, loc};
+    Value begin = ix.mul(block, tile);
+    Value total = scan.reduce(begin, ix.minU(ix.add(begin, ix.c(tile)), length),
+                              [&](Value i) {
+                                return kernel.element(lineIvs, i,
+                                                      scan.neutral);
+                              });
+    auto first = rw.create<scf::IfOp>(loc, ix.eq(scan.tid, 0), false);
+    rw.setInsertionPointToStart(first.thenBlock());
+    storeOperand(rw, loc, op, op.getDpsInitOperand(0), total,
+                 kernel.ivsAt(lineIvs, lastOf(ix, block, length)));
+  });
+  kernel.launch(nullptr, [&](BlockScan &scan, ArrayRef<Value> lineIvs, Value,
+                             Value length, ArrayRef<Value>) {
+    Ix ix{rw, loc};
+    Value blocks = ix.ceilDiv(length, tile);
+    scan.walk(
+        ix.c(0), blocks, scan.neutral,
+        [&](Value b) {
+          Ix in{rw, loc};
+          return kernel.loadOutput(lineIvs, lastOf(in, b, length));
+        },
+        [&](Value b, Value v) {
+          Ix in{rw, loc};
+          kernel.store(lineIvs, lastOf(in, b, length), v);
+        });
+  });
+  kernel.launch(perLine, [&](BlockScan &scan, ArrayRef<Value> lineIvs,
+                             Value block, Value length, ArrayRef<Value>) {
+    Ix ix{rw, loc};
+    Value begin = ix.mul(block, tile);
+    Value last = lastOf(ix, block, length);
+    auto carry = rw.create<scf::IfOp>(loc, accType, ix.eq(block, 0), true);
+    {
+      OpBuilder::InsertionGuard ifGuard(rw);
+      rw.setInsertionPointToStart(carry.thenBlock());
+      rw.create<scf::YieldOp>(loc, scan.neutral);
+      rw.setInsertionPointToStart(carry.elseBlock());
+      rw.create<scf::YieldOp>(loc,
+                              kernel.loadOutput(lineIvs, ix.sub(begin, ix.c(1))));
+    }
+    scan.walk(
+        begin, ix.add(last, ix.c(1)), carry.getResult(0),
+        [&](Value i) { return kernel.element(lineIvs, i, scan.neutral); },
+        [&](Value i, Value v) {
+          Ix in{rw, loc};
+          auto notLast = rw.create<scf::IfOp>(
+              loc, in.lt(i, last), false);
+          OpBuilder::InsertionGuard ifGuard(rw);
+          rw.setInsertionPointToStart(notLast.thenBlock());
+          kernel.store(lineIvs, i, v);
+        });
+  });
+  return 3u;
 }
 
 void accy::kernel::buildScanLoops(RewriterBase &rw, linalg::LinalgOp op,
