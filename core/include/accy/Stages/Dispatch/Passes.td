@@ -64,7 +64,10 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         chunk, a carry runs from chunk to chunk (linear work). The plan
         records the combiner and, per GPU target, `shuffle = "up"` (NVIDIA)
         or `"idx"` (AMD, where MLIR 19 lowers no `up` shuffle); its shared
-        memory holds one value per subgroup;
+        memory holds one value per subgroup. With static shapes, fewer
+        lines than multiprocessors and lines of at least two blocks of 16
+        chunks, `line_tile = 16 * block` elements of a line take a block
+        of their own (reduce, then scan, in three launches);
     and, per target of `targets`, the block size, tiles, shared memory and
     subgroup size, recorded as
     `accy.plan = {schedule = "...", combiner = "...", targets = {sm_90 = {
