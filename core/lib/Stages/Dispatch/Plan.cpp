@@ -346,10 +346,9 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       std::optional<int64_t> length = staticTripCount(
           op, [&](unsigned loop) { return loop == axis; });
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      std::optional<int64_t> lines =
-          staticTripCount(op, [&](unsigned loop) {
-            return loop != axis && !linalg::isReductionIterator(iterators[loop]);
-          });
+      std::optional<int64_t> lines = staticTripCount(op, [&](unsigned loop) {
+        return loop != axis && !linalg::isReductionIterator(iterators[loop]);
+      });
       int64_t threads = blockSizeFor(*profile, length);
       block = {threads, 1, 1};
       tile = {1};

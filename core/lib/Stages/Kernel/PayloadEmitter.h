@@ -53,8 +53,8 @@ struct Ix {
                                          x, y);
   }
   mlir::Value eq(mlir::Value x, int64_t y) {
-    return b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::eq,
-                                         x, c(y));
+    return b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::eq, x,
+                                         c(y));
   }
   mlir::Value both(mlir::Value x, mlir::Value y) {
     return b.create<mlir::arith::AndIOp>(loc, x, y);
@@ -73,8 +73,7 @@ llvm::SmallVector<mlir::Value> select(llvm::ArrayRef<mlir::Value> values,
 
 /// The trip counts of `op`'s loops, computed at the insertion point (from
 /// memref.dim of its operands; constants where static).
-llvm::SmallVector<mlir::Value> loopSizes(mlir::OpBuilder &b,
-                                         mlir::Location loc,
+llvm::SmallVector<mlir::Value> loopSizes(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::linalg::LinalgOp op);
 
 /// Row-major delinearization of `linear` over `sizes`.

@@ -4,8 +4,9 @@
 // reduction loop j beside the parallel loops, masked by j <= i on the axis
 // loop i. Its payload at j == i, with the accumulator at the combiner's
 // neutral element, is the line's element i as the scan combines it (an f16
-// element extended to f32, say); both builders below combine those elements
-// once each, in order, so the work is linear in the line's length.
+// element extended to f32, say); the kernels and loops below combine each
+// element a bounded number of times, so the work is linear in the line's
+// length.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,7 @@ struct ScanLines {
         emitPayload(b, op, ivs, payloadArgs(b, loc, op, ivs, {neutral}))[0];
     Operation *last = value.getDefiningOp();
     if (!last || last->getName() != shape.combiner->getName() ||
-        !llvm::is_contained(last->getOperands(), neutral))
+        !last->use_empty() || !llvm::is_contained(last->getOperands(), neutral))
       return value;
     value = last->getOperand(last->getOperand(0) == neutral ? 1 : 0);
     last->erase();
@@ -120,8 +121,7 @@ struct BlockScan {
   Value tid, lane, subgroupId, neutral, partials;
 
   BlockScan(RewriterBase &rw, Location loc, gpu::LaunchOp launch,
-            Operation *combiner, const KernelPlan &plan,
-            int64_t numSubgroups)
+            Operation *combiner, const KernelPlan &plan, int64_t numSubgroups)
       : rw(rw), loc(loc), combiner(combiner), plan(plan),
         threads(plan.block[0]), subgroup(plan.subgroup),
         numSubgroups(numSubgroups) {
@@ -146,8 +146,8 @@ struct BlockScan {
     // `offset`, each lane holds the combination of the 2 * offset lanes
     // ending at it.
     for (int64_t offset = 1; offset < subgroup; offset *= 2) {
-      Value hasSource = rw.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::uge, lane, ix.c(offset));
+      Value hasSource = rw.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                                 lane, ix.c(offset));
       Value shifted =
           plan.shuffleUp
               ? shuffle(rw, loc, value,
@@ -163,10 +163,10 @@ struct BlockScan {
                                          combined(shifted, value), value);
     }
     if (!partials)
-      return {value, shuffle(rw, loc, value,
-                             rw.create<arith::ConstantIntOp>(
-                                 loc, subgroup - 1, 32),
-                             subgroup, gpu::ShuffleMode::IDX)};
+      return {value,
+              shuffle(rw, loc, value,
+                      rw.create<arith::ConstantIntOp>(loc, subgroup - 1, 32),
+                      subgroup, gpu::ShuffleMode::IDX)};
 
     // The subgroups' totals through shared memory: each thread adds those
     // of the subgroups before its own; every thread learns the total.
@@ -198,8 +198,7 @@ struct BlockScan {
   /// elsewhere.
   Value valueAt(Value i, Value inRange,
                 function_ref<Value(Value i)> elementAt) {
-    auto guarded =
-        rw.create<scf::IfOp>(loc, neutral.getType(), inRange, true);
+    auto guarded = rw.create<scf::IfOp>(loc, neutral.getType(), inRange, true);
     OpBuilder::InsertionGuard ifGuard(rw);
     rw.setInsertionPointToStart(guarded.thenBlock());
     rw.create<scf::YieldOp>(loc, elementAt(i));
@@ -234,17 +233,16 @@ struct BlockScan {
 
   /// The combination of [begin, end) in every thread: a strided serial
   /// combine per thread, then the block's total.
-  Value reduce(Value begin, Value end,
-               function_ref<Value(Value i)> elementAt) {
+  Value reduce(Value begin, Value end, function_ref<Value(Value i)> elementAt) {
     Ix ix{rw, loc};
     auto strided = rw.create<scf::ForOp>(loc, ix.add(begin, tid), end,
                                          ix.c(threads), ValueRange{neutral});
     {
       OpBuilder::InsertionGuard guard(rw);
       rw.setInsertionPointToStart(strided.getBody());
-      rw.create<scf::YieldOp>(
-          loc, combined(strided.getRegionIterArg(0),
-                        elementAt(strided.getInductionVar())));
+      rw.create<scf::YieldOp>(loc,
+                              combined(strided.getRegionIterArg(0),
+                                       elementAt(strided.getInductionVar())));
     }
     return scanBlock(strided.getResult(0)).second;
   }
@@ -270,11 +268,11 @@ struct ScanKernel {
   /// A launch of `blocksPerLine` blocks per line (one when null); `body`
   /// fills it, given the scanner, the ivs of the block's line, the block's
   /// index within its line, the line's length and the loop sizes.
-  void launch(Value blocksPerLine,
-              function_ref<void(BlockScan &, ArrayRef<Value> lineIvs,
-                                Value block, Value length,
-                                ArrayRef<Value> sizes)>
-                  body) {
+  void
+  launch(Value blocksPerLine,
+         function_ref<void(BlockScan &, ArrayRef<Value> lineIvs, Value block,
+                           Value length, ArrayRef<Value> sizes)>
+             body) {
     Ix host{rw, loc};
     SmallVector<Type> workgroup;
     if (numSubgroups > 1)
@@ -327,8 +325,7 @@ struct ScanKernel {
 
   /// The output at `i` of the line, as the root computes it.
   Value loadOutput(ArrayRef<Value> lineIvs, Value i) {
-    return loadOperand(rw, loc, op, op.getDpsInitOperand(0),
-                       ivsAt(lineIvs, i));
+    return loadOperand(rw, loc, op, op.getDpsInitOperand(0), ivsAt(lineIvs, i));
   }
 };
 
@@ -357,8 +354,8 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
 
   // One block per line: the whole line from the neutral element.
   if (plan.lineTile == 0 || !startsNeutral(plan, shape)) {
-    kernel.launch(nullptr, [&](BlockScan &scan, ArrayRef<Value> lineIvs,
-                               Value, Value length, ArrayRef<Value>) {
+    kernel.launch(nullptr, [&](BlockScan &scan, ArrayRef<Value> lineIvs, Value,
+                               Value length, ArrayRef<Value>) {
       Ix ix{rw, loc};
       scan.walk(
           ix.c(0), length, scan.neutral,
@@ -375,8 +372,7 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
   // own last (which later blocks read).
   int64_t tile = plan.lineTile;
   Ix host{rw, loc};
-  Value perLine = host.ceilDiv(
-      loopSizes(rw, loc, op)[shape.scanAxis], tile);
+  Value perLine = host.ceilDiv(loopSizes(rw, loc, op)[shape.scanAxis], tile);
   auto lastOf = [&](Ix &ix, Value block, Value length) {
     return ix.sub(ix.minU(ix.mul(ix.add(block, ix.c(1)), tile), length),
                   ix.c(1));
@@ -385,11 +381,9 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
                              Value block, Value length, ArrayRef<Value>) {
     Ix ix{rw, loc};
     Value begin = ix.mul(block, tile);
-    Value total = scan.reduce(begin, ix.minU(ix.add(begin, ix.c(tile)), length),
-                              [&](Value i) {
-                                return kernel.element(lineIvs, i,
-                                                      scan.neutral);
-                              });
+    Value total = scan.reduce(
+        begin, ix.minU(ix.add(begin, ix.c(tile)), length),
+        [&](Value i) { return kernel.element(lineIvs, i, scan.neutral); });
     auto first = rw.create<scf::IfOp>(loc, ix.eq(scan.tid, 0), false);
     rw.setInsertionPointToStart(first.thenBlock());
     storeOperand(rw, loc, op, op.getDpsInitOperand(0), total,
@@ -421,16 +415,15 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
       rw.setInsertionPointToStart(carry.thenBlock());
       rw.create<scf::YieldOp>(loc, scan.neutral);
       rw.setInsertionPointToStart(carry.elseBlock());
-      rw.create<scf::YieldOp>(loc,
-                              kernel.loadOutput(lineIvs, ix.sub(begin, ix.c(1))));
+      rw.create<scf::YieldOp>(
+          loc, kernel.loadOutput(lineIvs, ix.sub(begin, ix.c(1))));
     }
     scan.walk(
         begin, ix.add(last, ix.c(1)), carry.getResult(0),
         [&](Value i) { return kernel.element(lineIvs, i, scan.neutral); },
         [&](Value i, Value v) {
           Ix in{rw, loc};
-          auto notLast = rw.create<scf::IfOp>(
-              loc, in.lt(i, last), false);
+          auto notLast = rw.create<scf::IfOp>(loc, in.lt(i, last), false);
           OpBuilder::InsertionGuard ifGuard(rw);
           rw.setInsertionPointToStart(notLast.thenBlock());
           kernel.store(lineIvs, i, v);
@@ -450,13 +443,12 @@ void accy::kernel::buildScanLoops(RewriterBase &rw, linalg::LinalgOp op,
   auto each = rw.create<scf::ForOp>(
       loc, ix.c(0), ix.product(select(sizes, lines.lineDims)), ix.c(1));
   rw.setInsertionPointToStart(each.getBody());
-  SmallVector<Value> lineIvs = delinearize(ix, each.getInductionVar(),
-                                           select(sizes, lines.lineDims));
+  SmallVector<Value> lineIvs =
+      delinearize(ix, each.getInductionVar(), select(sizes, lines.lineDims));
   auto along = rw.create<scf::ForOp>(loc, ix.c(0), sizes[shape.scanAxis],
                                      ix.c(1), ValueRange{neutral});
   rw.setInsertionPointToStart(along.getBody());
-  SmallVector<Value> ivs =
-      lines.pointIvs(ix, lineIvs, along.getInductionVar());
+  SmallVector<Value> ivs = lines.pointIvs(ix, lineIvs, along.getInductionVar());
   Value carry = combine(rw, loc, shape.combiner, along.getRegionIterArg(0),
                         lines.element(rw, loc, ivs, neutral));
   OpOperand *output = op.getDpsInitOperand(0);

@@ -19,8 +19,7 @@ using namespace accy;
 
 namespace {
 
-struct ScanLoopsPass
-    : public accy::kernel::impl::ScanLoopsBase<ScanLoopsPass> {
+struct ScanLoopsPass : public accy::kernel::impl::ScanLoopsBase<ScanLoopsPass> {
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, DispatchShape>> scans;
     getOperation().walk([&](linalg::LinalgOp op) {

@@ -85,11 +85,9 @@ int64_t accy::kernel::vectorWidth(linalg::LinalgOp op) {
   return width > 1 ? width : 0;
 }
 
-FailureOr<Operation *>
-accy::kernel::buildVectorElementwiseKernel(RewriterBase &rw,
-                                           linalg::LinalgOp op,
-                                           const KernelPlan &plan,
-                                           int64_t width) {
+FailureOr<Operation *> accy::kernel::buildVectorElementwiseKernel(
+    RewriterBase &rw, linalg::LinalgOp op, const KernelPlan &plan,
+    int64_t width) {
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
   int64_t threads = plan.block[0];
@@ -134,8 +132,8 @@ accy::kernel::buildVectorElementwiseKernel(RewriterBase &rw,
     return emitPayload(b, op, /*ivs=*/{}, args);
   };
 
-  Value whole = rw.create<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::ule, ix.add(first, ix.c(width)), total);
+  Value whole = rw.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ule,
+                                         ix.add(first, ix.c(width)), total);
   auto ifWhole = rw.create<scf::IfOp>(loc, whole, /*withElseRegion=*/true);
   {
     // A whole run: every load, then every payload, then every store, so
@@ -148,8 +146,8 @@ accy::kernel::buildVectorElementwiseKernel(RewriterBase &rw,
       at.push_back(ix.add(first, ix.c(k)));
     for (OpOperand *operand : read)
       for (int64_t k = 0; k < width; ++k)
-        lanes[k].push_back(rw.create<memref::LoadOp>(
-            loc, flat[operand->get()], ValueRange{at[k]}));
+        lanes[k].push_back(rw.create<memref::LoadOp>(loc, flat[operand->get()],
+                                                     ValueRange{at[k]}));
     SmallVector<SmallVector<Value>> results;
     for (int64_t k = 0; k < width; ++k)
       results.push_back(payloadAt(rw, lanes[k]));
@@ -166,8 +164,8 @@ accy::kernel::buildVectorElementwiseKernel(RewriterBase &rw,
     Value e = tail.getInductionVar();
     SmallVector<Value> values;
     for (OpOperand *operand : read)
-      values.push_back(rw.create<memref::LoadOp>(loc, flat[operand->get()],
-                                                 ValueRange{e}));
+      values.push_back(
+          rw.create<memref::LoadOp>(loc, flat[operand->get()], ValueRange{e}));
     for (auto [init, value] :
          llvm::zip(op.getDpsInits(), payloadAt(rw, values)))
       rw.create<memref::StoreOp>(loc, value, flat[init], ValueRange{e});
