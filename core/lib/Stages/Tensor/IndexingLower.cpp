@@ -370,8 +370,9 @@ struct LowerConcat : OpRewritePattern<choir::ConcatOp> {
 
 /// out[..., i, ...] = combine over j <= i of x[..., j, ...]: a reduction
 /// loop j next to the parallel ones, masked by j <= i. Quadratic along the
-/// axis, but a plain linalg.generic; `accy.scan` names it for the dispatch
-/// stage's scan schedule.
+/// axis as written, but a plain linalg.generic; `accy.scan` names it for
+/// the dispatch stage's scan schedule, and the kernel stage generates
+/// linear code from it (the payload at j = i is element i).
 struct LowerScan : OpRewritePattern<choir::ScanOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(choir::ScanOp op,
