@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <vector>
 
 using namespace accy;
@@ -63,7 +64,9 @@ public:
   // Host launches finish before they return, so the clock at record() is
   // the time the queued work was done.
   Status createEvent(void **event) override {
-    *event = new HostEvent();
+    *event = new (std::nothrow) HostEvent();
+    if (!*event)
+      return {ErrorCode::DriverError, "host: cannot allocate an event"};
     return {};
   }
   Status destroyEvent(void *event) override {
