@@ -45,6 +45,11 @@ struct PrepareBufferizationPass
                                                   kResultAttr))
         outputs[index.getInt()] = arg;
     for (auto ret : llvm::to_vector(entry.getOps<func::ReturnOp>())) {
+      // A value returned as several results is written into the first one's
+      // output and copied from there into the others: two writes of one
+      // value into two outputs leave one-shot bufferization no in-place
+      // choice without a read-after-write conflict.
+      llvm::DenseMap<Value, Value> written;
       for (OpOperand &operand : ret->getOpOperands()) {
         BlockArgument output = outputs.lookup(operand.getOperandNumber());
         if (!output || output.getType() != operand.get().getType())
@@ -52,13 +57,24 @@ struct PrepareBufferizationPass
         auto materialize =
             operand.get()
                 .getDefiningOp<bufferization::MaterializeInDestinationOp>();
-        if (operand.get() == output ||
-            (materialize && materialize.getDest() == output))
+        if (operand.get() == output)
           continue;
+        bool inOutput = materialize && materialize.getDest() == output;
+        Value source = inOutput ? materialize.getSource() : operand.get();
+        auto [first, isFirst] = written.try_emplace(source, Value());
+        if (isFirst && inOutput) {
+          first->second = materialize.getResult();
+          continue;
+        }
         b.setInsertionPoint(ret);
         auto copy = b.create<bufferization::MaterializeInDestinationOp>(
-            ret.getLoc(), output.getType(), operand.get(), output);
+            ret.getLoc(), output.getType(),
+            isFirst ? source : first->second, output);
         operand.set(copy.getResult());
+        if (isFirst)
+          first->second = copy.getResult();
+        if (inOutput && materialize->use_empty())
+          materialize->erase();
       }
     }
 
