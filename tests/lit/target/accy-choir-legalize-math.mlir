@@ -66,3 +66,20 @@ func.func @f64_transcendentals(%x: f64) -> (f64, f64, f64) {
   %2 = math.tanh %x : f64
   return %0, %1, %2 : f64, f64, f64
 }
+
+// f64 to f16 or bf16 (x86 would call __truncdfhf2, __truncdfbf2): to f32
+// rounding to odd (the inexact bit ORed into the last place), then to the
+// half type, which rounds once.
+// CHECK-LABEL: func.func @narrow_from_f64
+// CHECK-NOT:     arith.truncf %{{.*}} : f64 to f16
+// CHECK-NOT:     arith.truncf %{{.*}} : f64 to bf16
+// CHECK:         arith.truncf %{{.*}} : f64 to f32
+// CHECK:         arith.cmpf une
+// CHECK:         arith.ori
+// CHECK:         arith.truncf %{{.*}} : f32 to f16
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+func.func @narrow_from_f64(%x: f64) -> (f16, bf16) {
+  %0 = arith.truncf %x : f64 to f16
+  %1 = arith.truncf %x : f64 to bf16
+  return %0, %1 : f16, bf16
+}

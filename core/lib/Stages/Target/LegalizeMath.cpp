@@ -199,6 +199,45 @@ struct ExpandNumMinMax : public OpRewritePattern<OpTy> {
   }
 };
 
+/// f64 to f16 or bf16: x86 has no instruction for it (LLVM calls
+/// __truncdfhf2 or __truncdfbf2). Rounding to f32 toward zero with the
+/// inexact bit ORed into its last place (round to odd), then to the half
+/// type to nearest, rounds once: f32 has more than two bits beyond either.
+struct NarrowFromF64 : public OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type to = op.getType();
+    if (!op.getIn().getType().isF64() || !(to.isF16() || to.isBF16()))
+      return failure();
+    Location loc = op.getLoc();
+    Value x = op.getIn();
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    Value nearest = rewriter.create<arith::TruncFOp>(loc, f32, x);
+    Value back = rewriter.create<arith::ExtFOp>(loc, x.getType(), nearest);
+    Value inexact =
+        rewriter.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, back, x);
+    Value away = rewriter.create<arith::CmpFOp>(
+        loc, arith::CmpFPredicate::OGT, rewriter.create<math::AbsFOp>(loc, back),
+        rewriter.create<math::AbsFOp>(loc, x));
+    Value bits = rewriter.create<arith::BitcastOp>(loc, i32, nearest);
+    auto constant = [&](int32_t v) {
+      return rewriter.create<arith::ConstantOp>(loc,
+                                                rewriter.getI32IntegerAttr(v));
+    };
+    // The magnitude below |nearest| is one less in the bit pattern.
+    Value towardZero = rewriter.create<arith::SelectOp>(
+        loc, away, rewriter.create<arith::SubIOp>(loc, bits, constant(1)),
+        bits);
+    Value odd = rewriter.create<arith::SelectOp>(
+        loc, inexact,
+        rewriter.create<arith::OrIOp>(loc, towardZero, constant(1)), bits);
+    Value narrowed = rewriter.create<arith::BitcastOp>(loc, f32, odd);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, to, narrowed);
+    return success();
+  }
+};
+
 /// Math ops every backend lowers to instructions.
 bool isNativeEverywhere(Operation *op) {
   return isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
@@ -224,8 +263,8 @@ struct LegalizeMathPass
     populateExpandAcoshPattern(patterns);
     populateExpandAtanhPattern(patterns);
     populateExpandRoundFPattern(patterns);
-    patterns.add<AccurateTanh, ExpandLog10, ExpandRemF, SubnormalExp,
-                 SubnormalLog,
+    patterns.add<AccurateTanh, ExpandLog10, ExpandRemF, NarrowFromF64,
+                 SubnormalExp, SubnormalLog,
                  ExpandNumMinMax<arith::MaxNumFOp, arith::CmpFPredicate::OGT>,
                  ExpandNumMinMax<arith::MinNumFOp, arith::CmpFPredicate::OLT>>(
         ctx);

@@ -34,7 +34,10 @@ def LegalizeMath : Pass<"accy-choir-legalize-math", "mlir::ModuleOp"> {
     expm1, tanh, erf, atan, atan2, sin, cos, cbrt, ...) and upstream math
     expansions (powf, fpowi, exp2, sinh, cosh, ..., and fma into mul+add, so
     that no target needs a libm `fmaf`; maxnumf/minnumf into compare and
-    select, so that x86 needs no `fmaxf`). What remains (sqrt, rsqrt, absf,
+    select, so that x86 needs no `fmaxf`), f64 exp, log and tanh into f64
+    arithmetic (F64Math.cpp), and f64 to f16/bf16 truncation into a
+    round-to-odd step through f32 (x86 has no instruction for it and would
+    call `__truncdfhf2`). What remains (sqrt, rsqrt, absf,
     copysign, floor, ceil, ...) lowers to instructions on every backend. Any
     other math op is reported by name. The host and the GPU targets get the
     same arithmetic, so their results agree closely.
