@@ -35,6 +35,7 @@ ACCY_DECLARE_KERNEL(einsum_outer)
 ACCY_DECLARE_KERNEL(einsum_diag)
 ACCY_DECLARE_KERNEL(einsum_rowdot)
 ACCY_DECLARE_KERNEL(dense_relu)
+ACCY_DECLARE_KERNEL(middle_axis)
 
 /// The absolute tolerance of an f32 sum of `terms` values of about 1 to 4,
 /// accumulated in any order: the terms may cancel, the rounding errors do
@@ -162,6 +163,13 @@ TEST_CASE("reductions over all axes, rows and outer axes", "[reduction]") {
     requireClose(m, ref::reduce(x, {1}, true, Reduce::Mean), 1e-5, 1e-5);
     requireClose(mx, ref::reduce(x, {1}, false, Reduce::Max));
     requireClose(mn, ref::reduce(x, {1}, true, Reduce::Min));
+  }
+  SECTION("the middle axis of a 3-d tensor: sum with keepdims, softmax") {
+    Tensor y = Tensor::random({n, 5, d}, rng());
+    Tensor s = Tensor::zeros({n, 1, d}), sm = Tensor::zeros({n, 5, d});
+    callKernel(KERNEL(middle_axis), {&y}, {&s, &sm});
+    requireClose(s, ref::reduce(y, {1}, true, Reduce::Sum), 1e-5, 1e-5);
+    requireClose(sm, ref::softmax(y, 1), 1e-5, 1e-7);
   }
   SECTION("outer axes of a 3-d tensor") {
     Tensor y = Tensor::random({n, 3, d}, rng());

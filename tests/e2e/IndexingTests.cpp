@@ -29,6 +29,9 @@ ACCY_DECLARE_KERNEL(concat_cols)
 ACCY_DECLARE_KERNEL(gather_inner)
 ACCY_DECLARE_KERNEL(take_f16)
 ACCY_DECLARE_KERNEL(take_i64)
+ACCY_DECLARE_KERNEL(gather3)
+ACCY_DECLARE_KERNEL(take_neg_axis)
+ACCY_DECLARE_KERNEL(mixed_index)
 
 /// Runs a one-result kernel into a fresh f32 tensor of `shape`.
 static Tensor run(void *kernel, std::vector<Tensor *> inputs,
@@ -58,6 +61,16 @@ TEST_CASE("slices with constant, symbolic and negative bounds", "[indexing]") {
                ref::concat({&bottom, &mid, &top}, 0));
   Tensor tail = ref::slice(x, {0, d - 2}, {n, d}), head = ref::slice(x, {0, 0}, {n, d - 2});
   requireClose(run(KERNEL(rotate_neg), {&x}, {n, d}), ref::concat({&tail, &head}, 1));
+}
+
+TEST_CASE("slices and point indices together", "[indexing]") {
+  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {2, 5}, {37, 129}}));
+  int64_t a = std::get<0>(sizes), c = std::get<1>(sizes);
+  CAPTURE(a, c);
+  Tensor x = Tensor::random({a, 4, c}, rng());
+  Tensor expected = ref::slice(x, {0, 2, 0}, {a, 3, c});
+  expected.shape = {a, c};
+  requireClose(run(KERNEL(mixed_index), {&x}, {a, c}), expected);
 }
 
 TEST_CASE("point indices drop their axis", "[indexing]") {
@@ -95,6 +108,12 @@ TEST_CASE("gathers clamp out-of-range indices", "[indexing]") {
   SECTION("x[:, idx] on an inner axis") {
     Tensor y = Tensor::random({d, v, 3}, rng()), idx = indices({k}, v);
     requireClose(run(KERNEL(gather_inner), {&y, &idx}, {d, k, 3}), ref::take(y, idx, 1));
+  }
+  SECTION("x[idx] of a 3-d tensor with a 2-d index, take(axis=-1)") {
+    Tensor y = Tensor::random({v, 2, 3}, rng()), idx = indices({2, k}, v);
+    requireClose(run(KERNEL(gather3), {&y, &idx}, {2, k, 2, 3}), ref::take(y, idx, 0));
+    Tensor z = Tensor::random({d, v}, rng());
+    requireClose(run(KERNEL(take_neg_axis), {&z, &idx}, {d, 2, k}), ref::take(z, idx, 1));
   }
   SECTION("take of f16 and i64 values") {
     Tensor h = Tensor::random({v, d}, rng(), -2, 2, Elem::F16), idx = indices({k}, v);

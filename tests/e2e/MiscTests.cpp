@@ -23,6 +23,10 @@ ACCY_DECLARE_KERNEL(casts_to_f32)
 ACCY_DECLARE_KERNEL(full_iota)
 ACCY_DECLARE_KERNEL(scalars)
 ACCY_DECLARE_KERNEL(broadcast3)
+ACCY_DECLARE_KERNEL(identity)
+ACCY_DECLARE_KERNEL(shared_results)
+ACCY_DECLARE_KERNEL(half_casts)
+ACCY_DECLARE_KERNEL(select_scalars)
 
 #define SIZES                                                                  \
   auto [n, d] = GENERATE(table<int64_t, int64_t>(                              \
@@ -145,4 +149,56 @@ TEST_CASE("broadcasting across three axes", "[misc]") {
   callKernel(KERNEL(broadcast3), {&x, &y, &z}, {&out});
   Tensor xy = ref::map(x, y, [](double p, double q) { return p * q; });
   requireClose(out, ref::map(xy, z, [](double p, double q) { return p - q; }));
+}
+
+TEST_CASE("results that are inputs or one value twice", "[misc]") {
+  int64_t n = GENERATE(1, 37, 1003);
+  Tensor x = Tensor::random({n}, rng()), y = Tensor::random({n}, rng());
+  Tensor same = Tensor::zeros({n});
+  callKernel(KERNEL(identity), {&x}, {&same});
+  requireClose(same, x, 0, 0);
+  std::vector<Tensor> outs = outputs({n}, {Elem::F32, Elem::F32, Elem::F32});
+  callKernel(KERNEL(shared_results), {&x, &y}, pointers(outs));
+  Tensor sum = ref::map(x, y, [](double a, double b) { return a + b; });
+  requireClose(outs[0], x, 0, 0);
+  requireClose(outs[1], sum);
+  requireClose(outs[2], sum);
+}
+
+TEST_CASE("casts between f16, bf16, f64 and integers round once", "[misc]") {
+  int64_t n = GENERATE(2, 37, 1003);
+  CAPTURE(n);
+  Tensor a = Tensor::random({n}, rng(), -3000, 3000, Elem::F16),
+         b = Tensor::random({n}, rng(), -3000, 3000, Elem::BF16),
+         c = Tensor::random({n}, rng(), -3000, 3000, Elem::F64),
+         d = Tensor::random({n}, rng(), -2, 2, Elem::I32);
+  // Just above halfway between two f16 (bf16) values: rounding to f32 first
+  // would make a tie, and the tie would round to even, down.
+  c.data[0] = 1 + 0x1p-11 + 0x1p-40;
+  c.data[1] = -(1 + 0x1p-8 + 0x1p-40);
+  std::vector<Tensor> outs = outputs({n}, {Elem::I32, Elem::F16, Elem::F16, Elem::Bool,
+                                           Elem::BF16, Elem::F64, Elem::F64});
+  callKernel(KERNEL(half_casts), {&a, &b, &c, &d}, pointers(outs));
+  const Tensor *ins[] = {&a, &b, &c, &d, &c, &a, &b};
+  for (int i = 0; i < 7; ++i) {
+    INFO("cast<" << name(outs[i].elem) << "> of " << name(ins[i]->elem));
+    requireClose(outs[i], ref::map(*ins[i], outs[i].elem, [](double v) { return v; }), 0, 0);
+  }
+}
+
+TEST_CASE("select of scalars and bools, comparisons of integers", "[misc]") {
+  SIZES;
+  Tensor x = Tensor::random({n, d}, rng()),
+         k = Tensor::random({n, d}, rng(), -10, 10, Elem::I32),
+         j = Tensor::random({n, d}, rng(), -10, 10, Elem::I64);
+  std::vector<Tensor> outs = outputs(
+      {n, d}, {Elem::F32, Elem::I32, Elem::Bool, Elem::Bool, Elem::I64});
+  callKernel(KERNEL(select_scalars), {&x, &k, &j}, pointers(outs));
+  requireClose(outs[0], ref::map(x, [](double v) { return v > 0 ? 1.0 : -1.0; }));
+  requireClose(outs[1], ref::map(x, Elem::I32, [](double v) { return v > 0.5 ? 3 : 7; }));
+  requireClose(outs[2], ref::map(x, Elem::Bool, [](double v) {
+                 return v < 0 ? v > -1 : v > 1;
+               }));
+  requireClose(outs[3], ref::map(k, Elem::Bool, [](double v) { return v > 0; }));
+  requireClose(outs[4], ref::map(j, k, [](double a, double b) { return a <= 5 ? a : b; }));
 }

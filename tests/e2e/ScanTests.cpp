@@ -22,6 +22,7 @@ ACCY_DECLARE_KERNEL(cumsum_bf16)
 ACCY_DECLARE_KERNEL(cumsum_i64)
 ACCY_DECLARE_KERNEL(cummax_i32)
 ACCY_DECLARE_KERNEL(cummax_f64)
+ACCY_DECLARE_KERNEL(cumsum_mid)
 
 namespace {
 /// One scan kernel and its tolerance: a running sum of L terms (of at most
@@ -80,4 +81,14 @@ TEST_CASE("cumsum and cummax along each axis and in each type", "[scan]") {
       requireClose(out, ref::scan(x, c.axis, c.kind), c.rtol,
                    c.atolPerTerm * length);
     }
+}
+
+TEST_CASE("cumsum along the middle axis of a 3-d tensor", "[scan]") {
+  auto sizes = GENERATE(table<int64_t, int64_t, int64_t>(
+      {{1, 1, 1}, {3, 37, 5}, {2, 129, 33}}));
+  int64_t a = std::get<0>(sizes), b = std::get<1>(sizes), c = std::get<2>(sizes);
+  CAPTURE(a, b, c);
+  Tensor x = Tensor::random({a, b, c}, rng()), out = Tensor::zeros({a, b, c});
+  callKernel(KERNEL(cumsum_mid), {&x}, {&out});
+  requireClose(out, ref::scan(x, 1, ref::Scan::Sum), 1e-5, 1e-6 * b);
 }
