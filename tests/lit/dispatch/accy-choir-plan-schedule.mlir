@@ -170,3 +170,32 @@ module {
 // CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
 // CHECK-SAME:      host = {loops = "serial"}
 // CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+
+// -----
+
+// A scan of a broadcast row (the broadcast fused into it): no operand is
+// read along the axis, and the mask j <= i still names the axis.
+
+#row = affine_map<(n, i, j) -> (j)>
+#out = affine_map<(n, i, j) -> (n, i)>
+module {
+  module @scan_of_broadcast attributes {accy.kernel = "scan_of_broadcast"} {
+    func.func @scan_of_broadcast(%b: tensor<?xf32>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %scan = linalg.generic {indexing_maps = [#row, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%b : tensor<?xf32>) outs(%o0 : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 1 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      return %scan : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @scan_of_broadcast
+// CHECK:       = linalg.generic
+// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "scan"

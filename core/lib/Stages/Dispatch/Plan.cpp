@@ -184,8 +184,10 @@ static Operation *matchCombiner(linalg::LinalgOp op) {
   return combiners[0];
 }
 
-/// A scan tagged by the tensor stage: one reduction loop j, and the axis
-/// loop i the output indexes where an input of the same rank reads j.
+/// A scan tagged by the tensor stage: one reduction loop j, and a payload
+/// that masks the elements by j <= i (`arith.cmpi ule` of `linalg.index`
+/// j and i), i the parallel loop of the scanned axis. The mask, not the
+/// operands' maps, names i: a fused broadcast may read no operand along it.
 static bool matchScan(linalg::LinalgOp op, DispatchShape &shape) {
   if (!op->hasAttr(kScanAttr) || op.getNumReductionLoops() != 1)
     return false;
@@ -194,19 +196,22 @@ static bool matchScan(linalg::LinalgOp op, DispatchShape &shape) {
     return false;
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
-  AffineExpr j = getAffineDimExpr(reductions[0], op.getContext());
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.getNumResults() != out.getNumResults())
+  auto loopOf = [](Value value) -> std::optional<uint64_t> {
+    if (auto index = value.getDefiningOp<linalg::IndexOp>())
+      return index.getDim();
+    return std::nullopt;
+  };
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto mask : op.getBlock()->getOps<arith::CmpIOp>()) {
+    std::optional<uint64_t> j = loopOf(mask.getLhs());
+    std::optional<uint64_t> i = loopOf(mask.getRhs());
+    if (mask.getPredicate() != arith::CmpIPredicate::ule || !j || !i ||
+        *j != reductions[0] || !linalg::isParallelIterator(iterators[*i]))
       continue;
-    for (auto [read, written] : llvm::zip(map.getResults(), out.getResults()))
-      if (auto axis = dyn_cast<AffineDimExpr>(written); axis && read == j) {
-        shape.scanAxis = axis.getPosition();
-        shape.scanReduction = reductions[0];
-        shape.combiner = combiner;
-        return true;
-      }
+    shape.scanAxis = *i;
+    shape.scanReduction = *j;
+    shape.combiner = combiner;
+    return true;
   }
   return false;
 }
