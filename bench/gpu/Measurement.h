@@ -28,7 +28,7 @@ struct Settings {
   std::string cublasNote;
   /// Rows of a large `@` checked against the host object (its loops are
   /// serial and naive: all rows of 4096^3 would take an hour).
-  int64_t matmulCheckRows = 32;
+  int64_t matmulCheckRows = 64;
 };
 
 struct Measurement {
@@ -42,7 +42,7 @@ struct Measurement {
   double flops = 0;
   /// The GPU result against the host object's on the same inputs.
   CheckResult hostCheck;
-  /// Which part of the output was compared, e.g. "all" or "32 of 4096 rows".
+  /// Which part of the output was compared, e.g. "all" or "64 of 4096 rows".
   std::string hostCoverage;
   /// Wall time of the host reference, to see where a run's time goes.
   double hostSeconds = 0;

@@ -19,7 +19,7 @@ const char *bench::usage() {
          "  --cublas=auto|none|PATH  cuBLAS for the `@` comparison\n"
          "  --peak=driver|datasheet  where the peak bandwidth comes from\n"
          "  --budget-ms=MS      device time per case's timed calls (400)\n"
-         "  --check-rows=N      rows of a large `@` checked on the host (32)\n"
+         "  --check-rows=N      rows of a large `@` checked on the host (64)\n"
          "  --seed=N            input seed (1)\n"
          "exit: 0 all checks pass, 1 a tolerance check failed, 2 usage,\n"
          "      3 a runtime error, 4 no CUDA device\n";

@@ -23,7 +23,7 @@ struct Options {
   std::set<std::string> only;
   uint64_t seed = 1;
   double budgetMs = 400;
-  int64_t matmulCheckRows = 32;
+  int64_t matmulCheckRows = 64;
   bool help = false;
 };
 
