@@ -36,6 +36,8 @@ ACCY_DECLARE_KERNEL(einsum_diag)
 ACCY_DECLARE_KERNEL(einsum_rowdot)
 ACCY_DECLARE_KERNEL(dense_relu)
 ACCY_DECLARE_KERNEL(middle_axis)
+ACCY_DECLARE_KERNEL(einsum_ellipsis)
+ACCY_DECLARE_KERNEL(einsum3)
 
 /// The absolute tolerance of an f32 sum of `terms` values of about 1 to 4,
 /// accumulated in any order: the terms may cancel, the rounding errors do
@@ -214,6 +216,17 @@ TEST_CASE("contractions: @, batched @, einsum", "[contraction]") {
     Tensor a2 = Tensor::random({m, k}, rng()), dots = Tensor::zeros({m});
     callKernel(KERNEL(einsum_rowdot), {&a, &a2}, {&dots});
     requireClose(dots, ref::einsum("ij,ij->i", {&a, &a2}), 1e-5, sumTolerance(k));
+  }
+  SECTION("einsum with an ellipsis, and of three operands") {
+    Tensor x = Tensor::random({2, m, k}, rng()), v = Tensor::random({k}, rng()),
+           w = Tensor::random({2, k, n}, rng());
+    Tensor dots = Tensor::zeros({2, m}), prod = Tensor::zeros({2, m, n});
+    callKernel(KERNEL(einsum_ellipsis), {&x, &v, &w}, {&dots, &prod});
+    requireClose(dots, ref::einsum("btd,d->bt", {&x, &v}), 1e-5, sumTolerance(k));
+    requireClose(prod, ref::einsum("btd,bde->bte", {&x, &w}), 1e-5, sumTolerance(k));
+    Tensor c = Tensor::random({n}, rng()), out = Tensor::zeros({m});
+    callKernel(KERNEL(einsum3), {&a, &b, &c}, {&out});
+    requireClose(out, ref::einsum("ij,jk,k->i", {&a, &b, &c}), 1e-5, sumTolerance(k * n));
   }
   SECTION("dense layer with bias and relu") {
     Tensor x = Tensor::random({m, 7}, rng()), w = Tensor::random({7, 5}, rng()),

@@ -16,6 +16,7 @@ using namespace accy::e2e;
 ACCY_DECLARE_KERNEL(layer_norm)
 ACCY_DECLARE_KERNEL(layer_norm_inline)
 ACCY_DECLARE_KERNEL(fn_calls)
+ACCY_DECLARE_KERNEL(fn_nested)
 ACCY_DECLARE_KERNEL(select_bcast)
 ACCY_DECLARE_KERNEL(select_mask)
 ACCY_DECLARE_KERNEL(casts_from_f32)
@@ -56,6 +57,28 @@ TEST_CASE("fn calls are inlined, nested", "[misc]") {
   requireClose(out, ref::map(x, inner, [](double a, double b) {
                  return double(float(2.0f * float(a))) + b;
                }));
+}
+
+TEST_CASE("fns calling fns, with symbols of their own; consts as axes", "[misc]") {
+  SIZES;
+  Tensor x = Tensor::random({n, d}, rng()), y = Tensor::random({3, n, d}, rng());
+  std::vector<Tensor> outs = outputs({n, d}, {Elem::F32, Elem::F32, Elem::F32});
+  outs[0] = Tensor::zeros({n});
+  callKernel(KERNEL(fn_nested), {&x, &y}, pointers(outs));
+  using ref::Reduce;
+  requireClose(outs[0], ref::map(ref::reduce(x, {1}, false, Reduce::Max),
+                                 ref::reduce(x, {1}, false, Reduce::Min),
+                                 [](double a, double b) { return a - b; }));
+  Tensor rows = ref::reduce(x, {1}, false, Reduce::Sum),
+         cols = ref::reduce(x, {0}, false, Reduce::Sum);
+  // Products of two f32 sums, of d and of n terms of up to 2: absolute
+  // errors grow with both counts.
+  requireClose(outs[1], ref::map(ref::einsum("i,j->ij", {&rows, &cols}), x,
+                                 [](double a, double b) { return a + b; }),
+               1e-5, 4e-6 * double(n + d));
+  requireClose(outs[2], ref::map(ref::reduce(y, {0}, false, Reduce::Sum), x,
+                                 [](double a, double b) { return a - 2 * b; }),
+               1e-5, 1e-5);
 }
 
 TEST_CASE("select broadcasts its condition and operands", "[misc]") {
