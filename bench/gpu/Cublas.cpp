@@ -2,6 +2,7 @@
 
 #include "Cublas.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <vector>
@@ -32,7 +33,9 @@ std::vector<std::string> candidates(const std::string &path) {
                                     "libcublas.so.12", "libcublas.so.11"};
   for (const char *prefix :
        {static_cast<const char *>(std::getenv("CUDA_HOME")), "/usr/local/cuda"})
-    if (prefix && *prefix)
+    if (prefix && *prefix &&
+        std::find(names.begin(), names.end(),
+                  std::string(prefix) + "/lib64/libcublas.so") == names.end())
       names.push_back(std::string(prefix) + "/lib64/libcublas.so");
   return names;
 }
@@ -43,49 +46,57 @@ template <typename F> bool lookup(void *library, const char *name, F *slot) {
 }
 } // namespace
 
-accy::Status Cublas::load(const std::string &path,
-                          std::unique_ptr<Cublas> &out) {
-  auto api = std::make_unique<Api>();
-  std::string tried, opened;
-  for (const std::string &name : candidates(path)) {
-    api->library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (api->library) {
-      opened = name;
-      break;
-    }
+namespace {
+/// Opens one candidate library and creates a handle; an error says why not.
+accy::Status open(const std::string &name, Cublas::Api &api, void **handle) {
+  api.library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!api.library) {
     const char *why = dlerror();
-    tried += (tried.empty() ? "" : "; ") + std::string(why ? why : name);
+    return {accy::ErrorCode::DeviceUnavailable, why ? why : name};
   }
-  if (!api->library)
-    return {accy::ErrorCode::DeviceUnavailable, "cannot load cuBLAS: " + tried};
-  if (!lookup(api->library, "cublasCreate_v2", &api->create) ||
-      !lookup(api->library, "cublasDestroy_v2", &api->destroy) ||
-      !lookup(api->library, "cublasSgemm_v2", &api->sgemm))
+  if (!lookup(api.library, "cublasCreate_v2", &api.create) ||
+      !lookup(api.library, "cublasDestroy_v2", &api.destroy) ||
+      !lookup(api.library, "cublasSgemm_v2", &api.sgemm))
     return {accy::ErrorCode::DeviceUnavailable,
-            opened + " lacks cublasCreate_v2, cublasDestroy_v2 or "
-                     "cublasSgemm_v2"};
-  lookup(api->library, "cublasGetVersion_v2", &api->getVersion);
-  lookup(api->library, "cublasSetMathMode", &api->setMathMode);
-  lookup(api->library, "cublasGetStatusString", &api->statusString);
-
-  std::unique_ptr<Cublas> cublas(new Cublas());
-  cublas->api_ = std::move(api);
-  Api &a = *cublas->api_;
-  if (int status = a.create(&cublas->handle_)) {
-    cublas->handle_ = nullptr;
+            name + " lacks cublasCreate_v2, cublasDestroy_v2 or "
+                   "cublasSgemm_v2"};
+  lookup(api.library, "cublasGetVersion_v2", &api.getVersion);
+  lookup(api.library, "cublasSetMathMode", &api.setMathMode);
+  lookup(api.library, "cublasGetStatusString", &api.statusString);
+  if (int status = api.create(handle)) {
+    *handle = nullptr;
     return {accy::ErrorCode::DriverError,
-            "cublasCreate failed: " +
-                std::string(a.statusString ? a.statusString(status) : "") +
+            name + ": cublasCreate failed: " +
+                std::string(api.statusString ? api.statusString(status) : "") +
                 " (" + std::to_string(status) + ")"};
   }
-  if (a.setMathMode)
-    (void)a.setMathMode(cublas->handle_, kDefaultMath);
-  int version = 0;
-  if (a.getVersion)
-    (void)a.getVersion(cublas->handle_, &version);
-  cublas->description_ = opened + " (version " + std::to_string(version) + ")";
-  out = std::move(cublas);
   return {};
+}
+} // namespace
+
+accy::Status Cublas::load(const std::string &path,
+                          std::unique_ptr<Cublas> &out) {
+  // A library built for a newer CUDA than the driver's opens but cannot
+  // create a handle: go on to the next one.
+  std::string tried;
+  for (const std::string &name : candidates(path)) {
+    std::unique_ptr<Cublas> cublas(new Cublas());
+    cublas->api_ = std::make_unique<Api>();
+    Api &api = *cublas->api_;
+    if (accy::Status s = open(name, api, &cublas->handle_); !s.ok()) {
+      tried += (tried.empty() ? "" : "; ") + s.message();
+      continue;
+    }
+    if (api.setMathMode)
+      (void)api.setMathMode(cublas->handle_, kDefaultMath);
+    int version = 0;
+    if (api.getVersion)
+      (void)api.getVersion(cublas->handle_, &version);
+    cublas->description_ = name + " (version " + std::to_string(version) + ")";
+    out = std::move(cublas);
+    return {};
+  }
+  return {accy::ErrorCode::DeviceUnavailable, "cannot use cuBLAS: " + tried};
 }
 
 Cublas::~Cublas() {

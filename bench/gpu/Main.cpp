@@ -110,7 +110,8 @@ int main(int argc, char **argv) {
   settings.seed = options.seed;
   settings.timing.budgetMs = options.budgetMs;
   settings.matmulCheckRows = options.matmulCheckRows;
-  std::unique_ptr<Cublas> cublas = loadCublas(options, settings.cublasNote);
+  std::string cublasNote;
+  std::unique_ptr<Cublas> cublas = loadCublas(options, cublasNote);
   settings.cublas = cublas.get();
 
   auto wanted = [&](const char *name) {

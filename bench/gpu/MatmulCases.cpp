@@ -154,7 +154,7 @@ Measurement matmulCase(const MatmulShape &shape, const Settings &settings) {
     return result;
 
   if (!settings.cublas) {
-    result.cublasNote = settings.cublasNote;
+    result.cublasNote = "cuBLAS is unavailable (above)";
     return result;
   }
   Tensor<float> reference({m, n});

@@ -22,10 +22,8 @@ struct Settings {
   bool small = false;
   uint64_t seed = 1;
   TimingPlan timing;
-  /// cuBLAS for the `@` cases; null when it is unavailable (cublasNote
-  /// says why).
+  /// cuBLAS for the `@` cases; null when it is unavailable.
   Cublas *cublas = nullptr;
-  std::string cublasNote;
   /// Rows of a large `@` checked against the host object (its loops are
   /// serial and naive: all rows of 4096^3 would take an hour).
   int64_t matmulCheckRows = 64;
