@@ -2,8 +2,10 @@
 """bench/gpu/run on a machine without a GPU (ctest bench.gpu.*).
 
 build_and_check_on_host     the script builds the project (kernels.accy for
-                            sm_90 and host) and the driver measures the
-                            host with small shapes: every check passes
+                            sm_90 and host; ptxas accepts the PTX where a
+                            CUDA toolkit is installed) and the driver
+                            measures the host with small shapes: every
+                            check passes
 fake_cuda_fails_the_checks  the driver on the stand-in libcuda.so.1, whose
                             launches compute nothing: the results stay NaN,
                             every check fails, the exit code is 1
@@ -54,6 +56,12 @@ def build_and_check_on_host(args):
     expect(proc.stdout.count("check: host (all): ok") == 2,
            "both small `@` shapes pass")
     expect("PASS: all 7 case(s)" in proc.stdout, "the verdict")
+    if "ptxas -arch=sm_90 -v" in proc.stdout:  # only with a CUDA toolkit
+        expect("ptxas rejected" not in proc.stdout, "ptxas accepts the PTX")
+        for kernel in ["row_softmax_k0", "matmul_k0", "chain_k0"]:
+            expect(any(line.split()[:2] == [kernel, "Used"]
+                       for line in proc.stdout.splitlines()),
+                   f"the ptxas summary lists {kernel}")
 
 
 def fake_cuda_fails_the_checks(args):
