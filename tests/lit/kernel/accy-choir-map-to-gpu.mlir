@@ -377,3 +377,50 @@ module {
 // CHECK:           gpu.terminator
 // CHECK-NOT:     gpu.launch
 // CHECK:         return
+
+// -----
+
+// A row reduction whose rows are contiguous in an aligned buffer: when the
+// row is a whole number of runs of 4 f32, each thread takes runs (4 loads
+// from the flattened buffer at the row's start rounded to runs, then the 4
+// payloads), which the backends merge into one 128-bit load; otherwise the
+// single-element loop.
+
+module {
+  module @row_sum attributes {accy.kernel = "row_sum"} {
+    func.func @row_sum(%x: tensor<?x?xf32>, %out0: tensor<?xf32> {accy.result = 0 : i64}) -> tensor<?xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %f = linalg.fill ins(%zero : f32) outs(%out0 : tensor<?xf32>) -> tensor<?xf32>
+      %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%f : tensor<?xf32>) {
+      ^bb0(%a: f32, %acc: f32):
+        %r = arith.addf %a, %acc : f32
+        linalg.yield %r : f32
+      } -> tensor<?xf32>
+      return %s : tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @row_sum
+// CHECK-LABEL: func.func @row_sum__sm_90(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>
+// CHECK:         gpu.launch blocks(%[[ROW:[^,]+]], {{.*}}) threads(%[[TID:[^,]+]],
+// CHECK:           %[[FLAT:.+]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]]
+// CHECK-NEXT:      memref.assume_alignment %[[FLAT]], 16
+// CHECK:           %[[REM:.+]] = arith.remui %[[D:.+]], %c4
+// CHECK:           %[[WHOLE:.+]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK:           %[[RUNS:.+]] = arith.divui %[[D]], %c4
+// CHECK:           %[[ROUNDED:.+]] = arith.muli %[[RUNS]], %c4
+// CHECK:           %[[START:.+]] = arith.muli %[[ROW]], %[[ROUNDED]]
+// CHECK:           scf.if %[[WHOLE]] -> (f32) {
+// CHECK:             %[[FIRST:.+]] = arith.muli %[[TID]], %c4
+// CHECK:             scf.for %[[K:.+]] = %[[FIRST]] to %[[D]] step %c1024
+// CHECK:               %[[AT:.+]] = arith.addi %[[START]], %{{.+}}
+// CHECK-NEXT:          memref.load %[[FLAT]][%[[AT]]]
+// CHECK-COUNT-3:       memref.load %[[FLAT]]
+// CHECK-COUNT-4:       arith.addf
+// CHECK:             scf.yield
+// CHECK:           } else {
+// CHECK:             scf.for %{{.+}} = %[[TID]] to %[[D]] step %c256
+// CHECK:               memref.load %[[X]][%[[ROW]], %{{.+}}]
+// CHECK:           gpu.shuffle  xor

@@ -203,4 +203,44 @@ MemRefType workgroupBuffer(ArrayRef<int64_t> shape, Type element) {
 
 Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
 
+int64_t storedBytes(Type element) {
+  return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// The alignment in bytes known for the start of `buffer`: what the launch
+/// function asserts for an argument, at least the runtime's 256 bytes for a
+/// device allocation (docs/abi.md); 0 when unknown.
+static int64_t knownAlignment(Value buffer) {
+  if (buffer.getDefiningOp<gpu::AllocOp>())
+    return 256;
+  int64_t alignment = 0;
+  if (isa<BlockArgument>(buffer))
+    for (Operation *user : buffer.getUsers())
+      if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user))
+        alignment = std::max<int64_t>(alignment, assume.getAlignment());
+  return alignment;
+}
+
+bool isAlignedAtPoint(linalg::LinalgOp op, OpOperand &operand) {
+  auto type = dyn_cast<MemRefType>(operand.get().getType());
+  return type && type.getElementType().isIntOrFloat() &&
+         type.getLayout().isIdentity() &&
+         op.getMatchingIndexingMap(&operand).isIdentity() &&
+         knownAlignment(operand.get()) >= kVectorBytes;
+}
+
+Value alignedFlatView(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Value flat = buffer;
+  if (type.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all.push_back(d);
+    flat = b.create<memref::CollapseShapeOp>(
+        loc, buffer, ArrayRef<ReassociationIndices>{all});
+  }
+  b.create<memref::AssumeAlignmentOp>(loc, flat, kVectorBytes);
+  return flat;
+}
+
 } // namespace accy::kernel

@@ -167,6 +167,24 @@ mlir::MemRefType workgroupBuffer(llvm::ArrayRef<int64_t> shape,
 
 mlir::Type elementOf(mlir::Value value);
 
+/// The bytes of a 128-bit access.
+inline constexpr int64_t kVectorBytes = 16;
+
+/// Bytes an element of `element` (an integer or float) takes in memory.
+int64_t storedBytes(mlir::Type element);
+
+/// Whether `operand` of `op` is a contiguous buffer of integers or floats,
+/// known to be 16-byte aligned (the launch function's assumption on an
+/// argument, a device allocation), that `op` accesses at the iteration
+/// point itself: its elements in the order of the loops are consecutive.
+bool isAlignedAtPoint(mlir::linalg::LinalgOp op, mlir::OpOperand &operand);
+
+/// `buffer` (see isAlignedAtPoint) flattened to one dimension and asserted
+/// 16-byte aligned, so that the backends merge consecutive accesses from a
+/// multiple of 16 bytes into 128-bit ones.
+mlir::Value alignedFlatView(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value buffer);
+
 } // namespace accy::kernel
 
 #endif // ACCY_LIB_STAGES_KERNEL_PAYLOADEMITTER_H

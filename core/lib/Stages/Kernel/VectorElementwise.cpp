@@ -23,42 +23,6 @@ using namespace mlir;
 using namespace accy;
 using namespace accy::kernel;
 
-namespace {
-
-constexpr int64_t kVectorBytes = 16;
-
-/// The alignment in bytes known for the start of `buffer`: what the launch
-/// function asserts for an argument, at least the runtime's 256 bytes for a
-/// device allocation (docs/abi.md); 0 when unknown.
-int64_t knownAlignment(Value buffer) {
-  if (buffer.getDefiningOp<gpu::AllocOp>())
-    return 256;
-  int64_t alignment = 0;
-  if (isa<BlockArgument>(buffer))
-    for (Operation *user : buffer.getUsers())
-      if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user))
-        alignment = std::max<int64_t>(alignment, assume.getAlignment());
-  return alignment;
-}
-
-int64_t storedBytes(Type element) {
-  return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
-}
-
-/// `buffer` as a 1-D buffer of its elements in row-major order.
-Value flatten(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() == 1)
-    return buffer;
-  ReassociationIndices all;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all.push_back(d);
-  return b.create<memref::CollapseShapeOp>(loc, buffer,
-                                           ArrayRef<ReassociationIndices>{all});
-}
-
-} // namespace
-
 int64_t accy::kernel::vectorWidth(linalg::LinalgOp op) {
   if (op.getNumLoops() == 0 || op.getNumReductionLoops() != 0 ||
       !op.hasPureBufferSemantics() ||
@@ -72,12 +36,9 @@ int64_t accy::kernel::vectorWidth(linalg::LinalgOp op) {
         return 0;
       continue;
     }
-    Type element = type.getElementType();
-    if (!element.isIntOrFloat() || !type.getLayout().isIdentity() ||
-        !op.getMatchingIndexingMap(&operand).isIdentity() ||
-        knownAlignment(operand.get()) < kVectorBytes)
+    if (!isAlignedAtPoint(op, operand))
       return 0;
-    widest = std::max(widest, storedBytes(element));
+    widest = std::max(widest, storedBytes(type.getElementType()));
   }
   if (widest == 0 || kVectorBytes % widest != 0)
     return 0;
@@ -105,12 +66,8 @@ FailureOr<Operation *> accy::kernel::buildVectorElementwiseKernel(
       width);
   llvm::DenseMap<Value, Value> flat;
   for (OpOperand &operand : op->getOpOperands())
-    if (isa<MemRefType>(operand.get().getType()) &&
-        !flat.count(operand.get())) {
-      Value view = flatten(rw, loc, operand.get());
-      rw.create<memref::AssumeAlignmentOp>(loc, view, kVectorBytes);
-      flat[operand.get()] = view;
-    }
+    if (isa<MemRefType>(operand.get().getType()) && !flat.count(operand.get()))
+      flat[operand.get()] = alignedFlatView(rw, loc, operand.get());
 
   // The payload's operands that are read: inputs, and outputs whose old
   // value the payload uses.

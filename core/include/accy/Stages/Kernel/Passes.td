@@ -49,6 +49,9 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
       - `row-reduction`, `thread-reduction`, `tiled-contraction`: a
         `gpu.launch` built directly (strided per-thread reduction, subgroup
         shuffles and a shared-memory combine; shared-memory staged tiles);
+        a row reduction whose rows are contiguous in 16-byte aligned
+        buffers takes runs of 16 bytes per thread (merged into 128-bit
+        accesses) when the row is a whole number of runs;
       - `scan`: a `gpu.launch` with one block per line, which walks the line
         in chunks of the block's threads: an inclusive subgroup scan with
         shuffles (`up`, or `idx` where the plan says so), the subgroups'
