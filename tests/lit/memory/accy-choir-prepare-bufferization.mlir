@@ -68,3 +68,33 @@ module {
 // CHECK:         %[[R1:.+]] = bufferization.materialize_in_destination %[[R0]] in %[[O1]]
 // CHECK-NEXT:    %[[R2:.+]] = bufferization.materialize_in_destination %[[R0]] in %[[O2]]
 // CHECK-NEXT:    return %[[R0]], %[[R1]], %[[R2]]
+
+// -----
+
+// A tensor.reshape keeps the type tensor<?x?xf32> while it changes the
+// sizes (reshape(transpose(x), [N, D])). Empty tensor elimination, which
+// checks only types, would place the transpose's D x N empty in the N x D
+// output; the tensor a reshape reads gets a buffer of its own instead.
+
+module {
+  module @rt attributes {accy.kernel = "rt"} {
+    func.func @rt(%x: tensor<?x?xf32>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+      %d = tensor.dim %x, %c1 : tensor<?x?xf32>
+      %e = tensor.empty(%d, %n) : tensor<?x?xf32>
+      %t = linalg.transpose ins(%x : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) permutation = [1, 0]
+      %shape = tensor.from_elements %n, %d : tensor<2xindex>
+      %r = tensor.reshape %t(%shape) : (tensor<?x?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+      %m = bufferization.materialize_in_destination %r in %o0 : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+      return %m : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @rt(
+// CHECK-NOT:     tensor.empty
+// CHECK:         %[[BUF:.+]] = bufferization.alloc_tensor(%{{.+}}, %{{.+}}) : tensor<?x?xf32>
+// CHECK:         linalg.transpose ins(%{{.+}} : tensor<?x?xf32>) outs(%[[BUF]] : tensor<?x?xf32>)
+// CHECK:         tensor.reshape

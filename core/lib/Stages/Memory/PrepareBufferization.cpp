@@ -1,4 +1,11 @@
 //===- PrepareBufferization.cpp - Read-only inputs, unshared empties ------===//
+//
+// Gets the dispatch product ready for empty tensor elimination and one-shot
+// bufferization: inputs read-only, every result materialized once into its
+// output, each tensor.empty used once, and reshaped tensors in buffers of
+// their own.
+//
+//===----------------------------------------------------------------------===//
 
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Memory/Passes.h"
@@ -8,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 namespace accy::memory {
 #define GEN_PASS_DEF_PREPAREBUFFERIZATION
@@ -83,7 +91,33 @@ struct PrepareBufferizationPass
     IRRewriter rewriter(&getContext());
     for (tensor::EmptyOp empty : empties)
       cloneForEachUseButFirst(rewriter, empty);
+    entry.walk([&](tensor::ReshapeOp reshape) {
+      keepOwnBuffer(rewriter, reshape.getSource());
+    });
     return success();
+  }
+
+  /// Empty tensor elimination places the tensor.empty that ends in an output
+  /// (or a slice of one) in that output, checking only that their types
+  /// match. A tensor.reshape between them keeps the type (tensor<?x?xf32>)
+  /// while it changes the sizes (reshape(transpose(x), [N, D])): the empty
+  /// D x N would be written through the N x D output's sizes and strides.
+  /// So the tensor a reshape reads gets a buffer of its own
+  /// (bufferization.alloc_tensor, which elimination leaves alone).
+  static void keepOwnBuffer(IRRewriter &rewriter, Value source) {
+    // Back through the ops that write into their init operand in place.
+    while (auto result = dyn_cast<OpResult>(source)) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
+      if (!dps)
+        break;
+      source = dps.getTiedOpOperand(result)->get();
+    }
+    auto empty = source.getDefiningOp<tensor::EmptyOp>();
+    if (!empty)
+      return;
+    rewriter.setInsertionPoint(empty);
+    rewriter.replaceOpWithNewOp<bufferization::AllocTensorOp>(
+        empty, empty.getType(), empty.getDynamicSizes());
   }
 
   void runOnOperation() override {
