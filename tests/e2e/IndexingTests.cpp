@@ -32,6 +32,8 @@ ACCY_DECLARE_KERNEL(take_i64)
 ACCY_DECLARE_KERNEL(gather3)
 ACCY_DECLARE_KERNEL(take_neg_axis)
 ACCY_DECLARE_KERNEL(mixed_index)
+ACCY_DECLARE_KERNEL(concat_reductions)
+ACCY_DECLARE_KERNEL(gather_computed)
 
 /// Runs a one-result kernel into a fresh f32 tensor of `shape`.
 static Tensor run(void *kernel, std::vector<Tensor *> inputs,
@@ -115,6 +117,14 @@ TEST_CASE("gathers clamp out-of-range indices", "[indexing]") {
     Tensor z = Tensor::random({d, v}, rng());
     requireClose(run(KERNEL(take_neg_axis), {&z, &idx}, {d, 2, k}), ref::take(z, idx, 1));
   }
+  SECTION("indices computed in the kernel: a cast, iota") {
+    Tensor y = Tensor::random({k}, rng(), -3, v + 3), rows = Tensor::zeros({k, d}),
+           all = Tensor::zeros({v, d});
+    callKernel(KERNEL(gather_computed), {&x, &y}, {&rows, &all});
+    Tensor idx = ref::map(y, Elem::I32, [](double f) { return f; });
+    requireClose(rows, ref::take(x, idx, 0), 0, 0);
+    requireClose(all, ref::map(x, [](double f) { return 2 * f; }), 0, 0);
+  }
   SECTION("take of f16 and i64 values") {
     Tensor h = Tensor::random({v, d}, rng(), -2, 2, Elem::F16), idx = indices({k}, v);
     Tensor hOut = Tensor::zeros({k, d}, Elem::F16);
@@ -153,6 +163,13 @@ TEST_CASE("transpose, reshape, broadcast", "[indexing]") {
     requireClose(scaled, ref::map(row, y, [](double a, double b) { return a * b; }));
     Tensor zero = Tensor::zeros({n, d});
     requireClose(spread, ref::map(v, zero, [](double a, double) { return a; }));
+  }
+  SECTION("concat of reductions") {
+    Tensor x = Tensor::random({n, d}, rng()), out = Tensor::zeros({n, 2});
+    callKernel(KERNEL(concat_reductions), {&x}, {&out});
+    Tensor s = ref::reduce(x, {1}, true, ref::Reduce::Sum),
+           m = ref::reduce(x, {1}, true, ref::Reduce::Max);
+    requireClose(out, ref::concat({&s, &m}, 1), 1e-5, 1e-6 * double(d) + 1e-6);
   }
   SECTION("concat along both axes") {
     Tensor a = Tensor::random({3, d}, rng()), b = Tensor::random({4, d}, rng());

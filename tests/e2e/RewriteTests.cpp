@@ -24,6 +24,12 @@ ACCY_DECLARE_KERNEL(sum_broadcast)
 ACCY_DECLARE_KERNEL(matmul_chain)
 ACCY_DECLARE_KERNEL(identities)
 ACCY_DECLARE_KERNEL(folded)
+ACCY_DECLARE_KERNEL(reshape_of_transpose)
+ACCY_DECLARE_KERNEL(slice_of_transpose)
+ACCY_DECLARE_KERNEL(softmax_of_transpose)
+ACCY_DECLARE_KERNEL(transpose_matmul_left)
+ACCY_DECLARE_KERNEL(broadcast_of_transpose)
+ACCY_DECLARE_KERNEL(concat_of_reshape)
 
 TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
   auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 1}, {3, 37}, {129, 33}}));
@@ -47,6 +53,30 @@ TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
     Tensor same = Tensor::zeros({n, d});
     callKernel(KERNEL(identities), {&x}, {&same});
     requireClose(same, ref::map(x, [](double v) { return v + v; }));
+  }
+  SECTION("transposes read through reshape, slices, softmax, @, broadcast") {
+    Tensor t = ref::transpose(x, {1, 0}), out = Tensor::zeros({n, d});
+    callKernel(KERNEL(reshape_of_transpose), {&x}, {&out});
+    Tensor flat = t;
+    flat.shape = {n, d};
+    requireClose(out, flat, 0, 0);
+    Tensor narrow = Tensor::random({n, 4}, rng()), joined = Tensor::zeros({n, 8});
+    callKernel(KERNEL(concat_of_reshape), {&narrow}, {&joined});
+    Tensor part = ref::transpose(narrow, {1, 0});
+    part.shape = {n, 4};
+    requireClose(joined, ref::concat({&part, &narrow}, 1), 0, 0);
+    Tensor rolled = Tensor::zeros({d, n});
+    callKernel(KERNEL(slice_of_transpose), {&x}, {&rolled});
+    Tensor first = ref::slice(t, {0, 0}, {d, 1}), rest = ref::slice(t, {0, 1}, {d, n});
+    requireClose(rolled, ref::concat({&rest, &first}, 1), 0, 0);
+    callKernel(KERNEL(softmax_of_transpose), {&x}, {&rolled});
+    requireClose(rolled, ref::softmax(t, 1), 1e-5, 1e-7);
+    Tensor w = Tensor::random({n, 6}, rng()), prod = Tensor::zeros({d, 6});
+    callKernel(KERNEL(transpose_matmul_left), {&x, &w}, {&prod});
+    requireClose(prod, ref::matmul(t, w), 1e-5, 1e-6 * double(n) + 1e-5);
+    Tensor z = Tensor::zeros({3}), spread = Tensor::zeros({3, d, n});
+    callKernel(KERNEL(broadcast_of_transpose), {&x, &z}, {&spread});
+    requireClose(spread, ref::map(t, spread, [](double a, double) { return a; }), 0, 0);
   }
   SECTION("exp(log x)") {
     Tensor flat = Tensor::random({n * d}, rng(), -100, 100), out = Tensor::zeros({n * d});

@@ -8,6 +8,8 @@
 #include "Reference.h"
 #include "TestSupport.h"
 
+#include <cmath>
+
 using namespace accy::e2e;
 
 ACCY_DECLARE_KERNEL(cumsum_rows)
@@ -23,6 +25,7 @@ ACCY_DECLARE_KERNEL(cumsum_i64)
 ACCY_DECLARE_KERNEL(cummax_i32)
 ACCY_DECLARE_KERNEL(cummax_f64)
 ACCY_DECLARE_KERNEL(cumsum_mid)
+ACCY_DECLARE_KERNEL(scan_fused)
 
 namespace {
 /// One scan kernel and its tolerance: a running sum of L terms (of at most
@@ -91,4 +94,17 @@ TEST_CASE("cumsum along the middle axis of a 3-d tensor", "[scan]") {
   Tensor x = Tensor::random({a, b, c}, rng()), out = Tensor::zeros({a, b, c});
   callKernel(KERNEL(cumsum_mid), {&x}, {&out});
   requireClose(out, ref::scan(x, 1, ref::Scan::Sum), 1e-5, 1e-6 * b);
+}
+
+TEST_CASE("a scan between elementwise ops and a reduction", "[scan]") {
+  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}, {2, 1003}}));
+  int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
+  CAPTURE(n, d);
+  Tensor x = Tensor::random({n, d}, rng()), out = Tensor::zeros({n, d});
+  callKernel(KERNEL(scan_fused), {&x}, {&out});
+  Tensor e = ref::map(x, Elem::F64, [](double v) { return std::exp(v); });
+  Tensor expected = ref::map(ref::scan(e, 1, ref::Scan::Sum),
+                             ref::reduce(e, {1}, true, ref::Reduce::Sum),
+                             [](double c, double s) { return c / s; });
+  requireClose(out, ref::map(expected, Elem::F32, [](double v) { return v; }), 1e-5, 1e-6);
 }
