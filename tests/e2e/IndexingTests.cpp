@@ -34,6 +34,7 @@ ACCY_DECLARE_KERNEL(take_neg_axis)
 ACCY_DECLARE_KERNEL(mixed_index)
 ACCY_DECLARE_KERNEL(concat_reductions)
 ACCY_DECLARE_KERNEL(gather_computed)
+ACCY_DECLARE_KERNEL(typed_moves)
 
 /// Runs a one-result kernel into a fresh f32 tensor of `shape`.
 static Tensor run(void *kernel, std::vector<Tensor *> inputs,
@@ -177,4 +178,23 @@ TEST_CASE("transpose, reshape, broadcast", "[indexing]") {
     Tensor l = Tensor::random({n, 5}, rng()), r = Tensor::random({n, 1}, rng());
     requireClose(run(KERNEL(concat_cols), {&l, &r}, {n, 6}), ref::concat({&l, &r}, 1));
   }
+}
+
+TEST_CASE("indexing moves bool, i32, f64 and bf16 elements alike", "[indexing]") {
+  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}}));
+  int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
+  CAPTURE(n, d);
+  Tensor b = Tensor::random({n, d}, rng(), 0, 1, Elem::Bool),
+         i = Tensor::random({n, d}, rng(), -1000, 1000, Elem::I32),
+         h = Tensor::random({n, d}, rng(), -1, 1, Elem::F64),
+         g = Tensor::random({n, d}, rng(), -1, 1, Elem::BF16);
+  std::vector<Tensor> outs = outputs({n, d}, {Elem::Bool, Elem::I32, Elem::F64, Elem::BF16});
+  outs[0] = Tensor::zeros({d, n}, Elem::Bool);
+  callKernel(KERNEL(typed_moves), {&b, &i, &h, &g}, pointers(outs));
+  requireClose(outs[0], ref::transpose(b, {1, 0}));
+  Tensor first = ref::slice(i, {0, 0}, {n, 1}), rest = ref::slice(i, {0, 1}, {n, d});
+  requireClose(outs[1], ref::concat({&rest, &first}, 1));
+  requireClose(outs[2], ref::map(h, [](double v) { return 2 * v; }), 0, 0);
+  requireClose(outs[3], ref::map(ref::slice(g, {0, 0}, {1, d}), g,
+                                 [](double top, double) { return top; }), 0, 0);
 }
