@@ -42,7 +42,9 @@ ACCY_DECLARE_KERNEL(einsum3)
 /// The absolute tolerance of an f32 sum of `terms` values of about 1 to 4,
 /// accumulated in any order: the terms may cancel, the rounding errors do
 /// not.
-static double sumTolerance(int64_t terms) { return std::max(1e-5, 1e-6 * terms); }
+static double sumTolerance(int64_t terms) {
+  return std::max(1e-5, 1e-6 * terms);
+}
 
 // Sizes that are not multiples of any tile, plus size 1.
 #define SIZES                                                                  \
@@ -53,7 +55,8 @@ static double sumTolerance(int64_t terms) { return std::max(1e-5, 1e-6 * terms);
 TEST_CASE("elementwise arithmetic broadcasts like NumPy", "[elementwise]") {
   SIZES;
   Tensor x = Tensor::random({n, d}, rng());
-  auto run = [&](void *k, std::vector<Tensor *> in, std::vector<int64_t> shape) {
+  auto run = [&](void *k, std::vector<Tensor *> in,
+                 std::vector<int64_t> shape) {
     Tensor out = Tensor::zeros(shape);
     callKernel(k, in, {&out});
     return out;
@@ -79,7 +82,8 @@ TEST_CASE("elementwise arithmetic broadcasts like NumPy", "[elementwise]") {
   }
   SECTION("negation in a chain") {
     Tensor y = Tensor::random({n, d}, rng());
-    Tensor t = ref::map(x, y, [](double a, double c) { return -(a - c) * c + a; });
+    Tensor t =
+        ref::map(x, y, [](double a, double c) { return -(a - c) * c + a; });
     requireClose(run(KERNEL(neg_chain), {&x, &y}, {n, d}), t, 1e-5, 1e-5);
   }
 }
@@ -93,12 +97,18 @@ TEST_CASE("comparisons broadcast and yield bool", "[elementwise]") {
   std::vector<Tensor> outs(6, Tensor::zeros({n, d}, Elem::Bool));
   callKernel(KERNEL(compare), {&x, &y},
              {&outs[0], &outs[1], &outs[2], &outs[3], &outs[4], &outs[5]});
-  requireClose(outs[0], ref::compare(x, y, [](double a, double b) { return a < b; }));
-  requireClose(outs[1], ref::compare(x, y, [](double a, double b) { return a <= b; }));
-  requireClose(outs[2], ref::compare(x, y, [](double a, double b) { return a > b; }));
-  requireClose(outs[3], ref::compare(x, y, [](double a, double b) { return a >= b; }));
-  requireClose(outs[4], ref::compare(x, y, [](double a, double b) { return a == b; }));
-  requireClose(outs[5], ref::compare(x, y, [](double a, double b) { return a != b; }));
+  requireClose(outs[0],
+               ref::compare(x, y, [](double a, double b) { return a < b; }));
+  requireClose(outs[1],
+               ref::compare(x, y, [](double a, double b) { return a <= b; }));
+  requireClose(outs[2],
+               ref::compare(x, y, [](double a, double b) { return a > b; }));
+  requireClose(outs[3],
+               ref::compare(x, y, [](double a, double b) { return a >= b; }));
+  requireClose(outs[4],
+               ref::compare(x, y, [](double a, double b) { return a == b; }));
+  requireClose(outs[5],
+               ref::compare(x, y, [](double a, double b) { return a != b; }));
 }
 
 TEST_CASE("activations are accurate", "[activation]") {
@@ -119,7 +129,7 @@ TEST_CASE("activations are accurate", "[activation]") {
       [&](double v) { return 1.0 / std::sqrt(p(v)); },
       [](double v) { return std::abs(v); },
   };
-  const char *names[] = {"relu", "gelu", "sigmoid", "tanh", "silu",
+  const char *names[] = {"relu", "gelu", "sigmoid", "tanh",  "silu",
                          "exp",  "log",  "sqrt",    "rsqrt", "abs"};
   for (int i = 0; i < 10; ++i) {
     INFO(names[i]);
@@ -150,10 +160,12 @@ TEST_CASE("reductions over all axes, rows and outer axes", "[reduction]") {
   using ref::Reduce;
   SECTION("all axes") {
     std::vector<Tensor> outs(4, Tensor::zeros({}));
-    callKernel(KERNEL(reduce_all), {&x}, {&outs[0], &outs[1], &outs[2], &outs[3]});
+    callKernel(KERNEL(reduce_all), {&x},
+               {&outs[0], &outs[1], &outs[2], &outs[3]});
     requireClose(outs[0], ref::reduce(x, {0, 1}, false, Reduce::Sum), 1e-5,
                  sumTolerance(n * d));
-    requireClose(outs[1], ref::reduce(x, {0, 1}, false, Reduce::Mean), 1e-5, 1e-5);
+    requireClose(outs[1], ref::reduce(x, {0, 1}, false, Reduce::Mean), 1e-5,
+                 1e-5);
     requireClose(outs[2], ref::reduce(x, {0, 1}, false, Reduce::Max));
     requireClose(outs[3], ref::reduce(x, {0, 1}, false, Reduce::Min));
   }
@@ -161,7 +173,8 @@ TEST_CASE("reductions over all axes, rows and outer axes", "[reduction]") {
     Tensor s = Tensor::zeros({n}), m = Tensor::zeros({n, 1}),
            mx = Tensor::zeros({n}), mn = Tensor::zeros({n, 1});
     callKernel(KERNEL(reduce_rows), {&x}, {&s, &m, &mx, &mn});
-    requireClose(s, ref::reduce(x, {1}, false, Reduce::Sum), 1e-5, sumTolerance(d));
+    requireClose(s, ref::reduce(x, {1}, false, Reduce::Sum), 1e-5,
+                 sumTolerance(d));
     requireClose(m, ref::reduce(x, {1}, true, Reduce::Mean), 1e-5, 1e-5);
     requireClose(mx, ref::reduce(x, {1}, false, Reduce::Max));
     requireClose(mn, ref::reduce(x, {1}, true, Reduce::Min));
@@ -200,10 +213,12 @@ TEST_CASE("contractions: @, batched @, einsum", "[contraction]") {
     requireClose(out, ref::matmul(a3, b), 1e-5, sumTolerance(k));
   }
   SECTION("einsum bij,bjk->bik") {
-    Tensor a3 = Tensor::random({2, m, k}, rng()), b3 = Tensor::random({2, k, n}, rng());
+    Tensor a3 = Tensor::random({2, m, k}, rng()),
+           b3 = Tensor::random({2, k, n}, rng());
     Tensor out = Tensor::zeros({2, m, n});
     callKernel(KERNEL(einsum_bmm), {&a3, &b3}, {&out});
-    requireClose(out, ref::einsum("bij,bjk->bik", {&a3, &b3}), 1e-5, sumTolerance(k));
+    requireClose(out, ref::einsum("bij,bjk->bik", {&a3, &b3}), 1e-5,
+                 sumTolerance(k));
   }
   SECTION("einsum i,j->ij, ii->i, ij,ij->i") {
     Tensor u = Tensor::random({m}, rng()), v = Tensor::random({n}, rng());
@@ -215,25 +230,30 @@ TEST_CASE("contractions: @, batched @, einsum", "[contraction]") {
     requireClose(diag, ref::einsum("ii->i", {&sq}));
     Tensor a2 = Tensor::random({m, k}, rng()), dots = Tensor::zeros({m});
     callKernel(KERNEL(einsum_rowdot), {&a, &a2}, {&dots});
-    requireClose(dots, ref::einsum("ij,ij->i", {&a, &a2}), 1e-5, sumTolerance(k));
+    requireClose(dots, ref::einsum("ij,ij->i", {&a, &a2}), 1e-5,
+                 sumTolerance(k));
   }
   SECTION("einsum with an ellipsis, and of three operands") {
     Tensor x = Tensor::random({2, m, k}, rng()), v = Tensor::random({k}, rng()),
            w = Tensor::random({2, k, n}, rng());
     Tensor dots = Tensor::zeros({2, m}), prod = Tensor::zeros({2, m, n});
     callKernel(KERNEL(einsum_ellipsis), {&x, &v, &w}, {&dots, &prod});
-    requireClose(dots, ref::einsum("btd,d->bt", {&x, &v}), 1e-5, sumTolerance(k));
-    requireClose(prod, ref::einsum("btd,bde->bte", {&x, &w}), 1e-5, sumTolerance(k));
+    requireClose(dots, ref::einsum("btd,d->bt", {&x, &v}), 1e-5,
+                 sumTolerance(k));
+    requireClose(prod, ref::einsum("btd,bde->bte", {&x, &w}), 1e-5,
+                 sumTolerance(k));
     Tensor c = Tensor::random({n}, rng()), out = Tensor::zeros({m});
     callKernel(KERNEL(einsum3), {&a, &b, &c}, {&out});
-    requireClose(out, ref::einsum("ij,jk,k->i", {&a, &b, &c}), 1e-5, sumTolerance(k * n));
+    requireClose(out, ref::einsum("ij,jk,k->i", {&a, &b, &c}), 1e-5,
+                 sumTolerance(k * n));
   }
   SECTION("dense layer with bias and relu") {
     Tensor x = Tensor::random({m, 7}, rng()), w = Tensor::random({7, 5}, rng()),
            bias = Tensor::random({5}, rng()), out = Tensor::zeros({m, 5});
     callKernel(KERNEL(dense_relu), {&x, &w, &bias}, {&out});
-    Tensor h = ref::map(ref::einsum("bi,ij->bj", {&x, &w}), bias,
-                        [](double p, double q) { return std::max(p + q, 0.0); });
+    Tensor h =
+        ref::map(ref::einsum("bi,ij->bj", {&x, &w}), bias,
+                 [](double p, double q) { return std::max(p + q, 0.0); });
     requireClose(out, h, 1e-5, 1e-5);
   }
 }

@@ -74,8 +74,8 @@ Tensor Tensor::zeros(std::vector<int64_t> shape, Elem elem) {
   return t;
 }
 
-Tensor Tensor::random(std::vector<int64_t> shape, std::mt19937 &rng,
-                      double lo, double hi, Elem elem) {
+Tensor Tensor::random(std::vector<int64_t> shape, std::mt19937 &rng, double lo,
+                      double hi, Elem elem) {
   Tensor t = zeros(std::move(shape), elem);
   if (isFloat(elem)) {
     std::uniform_real_distribution<double> dist(lo, hi);

@@ -50,20 +50,25 @@ static Tensor indices(std::vector<int64_t> shape, int64_t size) {
 }
 
 TEST_CASE("slices with constant, symbolic and negative bounds", "[indexing]") {
-  auto [n, d] = GENERATE(table<int64_t, int64_t>(
-      {{3, 4}, {5, 129}, {37, 5}, {1003, 7}}));
+  auto [n, d] =
+      GENERATE(table<int64_t, int64_t>({{3, 4}, {5, 129}, {37, 5}, {1003, 7}}));
   CAPTURE(n, d);
   Tensor x = Tensor::random({n, d}, rng());
   requireClose(run(KERNEL(slice_const), {&x}, {n, 3}),
                ref::slice(x, {0, 1}, {n, 4}));
-  Tensor first = ref::slice(x, {0, 0}, {n, 1}), rest = ref::slice(x, {0, 1}, {n, d});
-  requireClose(run(KERNEL(roll_cols), {&x}, {n, d}), ref::concat({&rest, &first}, 1));
-  Tensor top = ref::slice(x, {0, 0}, {1, d}), mid = ref::slice(x, {1, 0}, {n - 1, d}),
+  Tensor first = ref::slice(x, {0, 0}, {n, 1}),
+         rest = ref::slice(x, {0, 1}, {n, d});
+  requireClose(run(KERNEL(roll_cols), {&x}, {n, d}),
+               ref::concat({&rest, &first}, 1));
+  Tensor top = ref::slice(x, {0, 0}, {1, d}),
+         mid = ref::slice(x, {1, 0}, {n - 1, d}),
          bottom = ref::slice(x, {n - 1, 0}, {n, d});
   requireClose(run(KERNEL(swap_ends), {&x}, {n, d}),
                ref::concat({&bottom, &mid, &top}, 0));
-  Tensor tail = ref::slice(x, {0, d - 2}, {n, d}), head = ref::slice(x, {0, 0}, {n, d - 2});
-  requireClose(run(KERNEL(rotate_neg), {&x}, {n, d}), ref::concat({&tail, &head}, 1));
+  Tensor tail = ref::slice(x, {0, d - 2}, {n, d}),
+         head = ref::slice(x, {0, 0}, {n, d - 2});
+  requireClose(run(KERNEL(rotate_neg), {&x}, {n, d}),
+               ref::concat({&tail, &head}, 1));
 }
 
 TEST_CASE("slices and point indices together", "[indexing]") {
@@ -77,8 +82,8 @@ TEST_CASE("slices and point indices together", "[indexing]") {
 }
 
 TEST_CASE("point indices drop their axis", "[indexing]") {
-  auto [a, b, c] = GENERATE(table<int64_t, int64_t, int64_t>(
-      {{1, 2, 1}, {3, 5, 7}, {17, 33, 129}}));
+  auto [a, b, c] = GENERATE(
+      table<int64_t, int64_t, int64_t>({{1, 2, 1}, {3, 5, 7}, {17, 33, 129}}));
   CAPTURE(a, b, c);
   Tensor x = Tensor::random({a, b, c}, rng());
   Tensor middle = Tensor::zeros({a, c}), last = Tensor::zeros({b});
@@ -98,36 +103,43 @@ TEST_CASE("gathers clamp out-of-range indices", "[indexing]") {
   Tensor x = Tensor::random({v, d}, rng());
   SECTION("take along axis 0 with a 2-d index") {
     Tensor idx = indices({3, k}, v);
-    requireClose(run(KERNEL(take_rows), {&x, &idx}, {3, k, d}), ref::take(x, idx, 0));
+    requireClose(run(KERNEL(take_rows), {&x, &idx}, {3, k, d}),
+                 ref::take(x, idx, 0));
   }
   SECTION("take along axis 1") {
     Tensor y = Tensor::random({d, v}, rng()), idx = indices({k}, v);
-    requireClose(run(KERNEL(take_cols), {&y, &idx}, {d, k}), ref::take(y, idx, 1));
+    requireClose(run(KERNEL(take_cols), {&y, &idx}, {d, k}),
+                 ref::take(y, idx, 1));
   }
   SECTION("x[idx]") {
     Tensor idx = indices({k}, v);
-    requireClose(run(KERNEL(gather_index), {&x, &idx}, {k, d}), ref::take(x, idx, 0));
+    requireClose(run(KERNEL(gather_index), {&x, &idx}, {k, d}),
+                 ref::take(x, idx, 0));
   }
   SECTION("x[:, idx] on an inner axis") {
     Tensor y = Tensor::random({d, v, 3}, rng()), idx = indices({k}, v);
-    requireClose(run(KERNEL(gather_inner), {&y, &idx}, {d, k, 3}), ref::take(y, idx, 1));
+    requireClose(run(KERNEL(gather_inner), {&y, &idx}, {d, k, 3}),
+                 ref::take(y, idx, 1));
   }
   SECTION("x[idx] of a 3-d tensor with a 2-d index, take(axis=-1)") {
     Tensor y = Tensor::random({v, 2, 3}, rng()), idx = indices({2, k}, v);
-    requireClose(run(KERNEL(gather3), {&y, &idx}, {2, k, 2, 3}), ref::take(y, idx, 0));
+    requireClose(run(KERNEL(gather3), {&y, &idx}, {2, k, 2, 3}),
+                 ref::take(y, idx, 0));
     Tensor z = Tensor::random({d, v}, rng());
-    requireClose(run(KERNEL(take_neg_axis), {&z, &idx}, {d, 2, k}), ref::take(z, idx, 1));
+    requireClose(run(KERNEL(take_neg_axis), {&z, &idx}, {d, 2, k}),
+                 ref::take(z, idx, 1));
   }
   SECTION("indices computed in the kernel: a cast, iota") {
-    Tensor y = Tensor::random({k}, rng(), -3, v + 3), rows = Tensor::zeros({k, d}),
-           all = Tensor::zeros({v, d});
+    Tensor y = Tensor::random({k}, rng(), -3, v + 3),
+           rows = Tensor::zeros({k, d}), all = Tensor::zeros({v, d});
     callKernel(KERNEL(gather_computed), {&x, &y}, {&rows, &all});
     Tensor idx = ref::map(y, Elem::I32, [](double f) { return f; });
     requireClose(rows, ref::take(x, idx, 0), 0, 0);
     requireClose(all, ref::map(x, [](double f) { return 2 * f; }), 0, 0);
   }
   SECTION("take of f16 and i64 values") {
-    Tensor h = Tensor::random({v, d}, rng(), -2, 2, Elem::F16), idx = indices({k}, v);
+    Tensor h = Tensor::random({v, d}, rng(), -2, 2, Elem::F16),
+           idx = indices({k}, v);
     Tensor hOut = Tensor::zeros({k, d}, Elem::F16);
     callKernel(KERNEL(take_f16), {&h, &idx}, {&hOut});
     requireClose(hOut, ref::take(h, idx, 0), 0, 0);
@@ -139,11 +151,13 @@ TEST_CASE("gathers clamp out-of-range indices", "[indexing]") {
 }
 
 TEST_CASE("transpose, reshape, broadcast", "[indexing]") {
-  auto [n, d] = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 1}, {37, 129}, {1003, 3}}));
+  auto [n, d] =
+      GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 1}, {37, 129}, {1003, 3}}));
   CAPTURE(n, d);
   SECTION("transpose(perm=[2, 0, 1])") {
     Tensor x = Tensor::random({n, 3, d}, rng());
-    requireClose(run(KERNEL(transpose3), {&x}, {d, n, 3}), ref::transpose(x, {2, 0, 1}));
+    requireClose(run(KERNEL(transpose3), {&x}, {d, n, 3}),
+                 ref::transpose(x, {2, 0, 1}));
   }
   SECTION("reshape through a flat tensor") {
     Tensor x = Tensor::random({n, d}, rng()), expected = x;
@@ -161,7 +175,8 @@ TEST_CASE("transpose, reshape, broadcast", "[indexing]") {
            y = Tensor::random({n, d}, rng());
     Tensor scaled = Tensor::zeros({n, d}), spread = Tensor::zeros({n, d});
     callKernel(KERNEL(broadcast_to), {&row, &v, &y}, {&scaled, &spread});
-    requireClose(scaled, ref::map(row, y, [](double a, double b) { return a * b; }));
+    requireClose(scaled,
+                 ref::map(row, y, [](double a, double b) { return a * b; }));
     Tensor zero = Tensor::zeros({n, d});
     requireClose(spread, ref::map(v, zero, [](double a, double) { return a; }));
   }
@@ -174,13 +189,16 @@ TEST_CASE("transpose, reshape, broadcast", "[indexing]") {
   }
   SECTION("concat along both axes") {
     Tensor a = Tensor::random({3, d}, rng()), b = Tensor::random({4, d}, rng());
-    requireClose(run(KERNEL(concat_rows), {&a, &b}, {7, d}), ref::concat({&a, &b}, 0));
+    requireClose(run(KERNEL(concat_rows), {&a, &b}, {7, d}),
+                 ref::concat({&a, &b}, 0));
     Tensor l = Tensor::random({n, 5}, rng()), r = Tensor::random({n, 1}, rng());
-    requireClose(run(KERNEL(concat_cols), {&l, &r}, {n, 6}), ref::concat({&l, &r}, 1));
+    requireClose(run(KERNEL(concat_cols), {&l, &r}, {n, 6}),
+                 ref::concat({&l, &r}, 1));
   }
 }
 
-TEST_CASE("indexing moves bool, i32, f64 and bf16 elements alike", "[indexing]") {
+TEST_CASE("indexing moves bool, i32, f64 and bf16 elements alike",
+          "[indexing]") {
   auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}}));
   int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
   CAPTURE(n, d);
@@ -188,13 +206,17 @@ TEST_CASE("indexing moves bool, i32, f64 and bf16 elements alike", "[indexing]")
          i = Tensor::random({n, d}, rng(), -1000, 1000, Elem::I32),
          h = Tensor::random({n, d}, rng(), -1, 1, Elem::F64),
          g = Tensor::random({n, d}, rng(), -1, 1, Elem::BF16);
-  std::vector<Tensor> outs = outputs({n, d}, {Elem::Bool, Elem::I32, Elem::F64, Elem::BF16});
+  std::vector<Tensor> outs =
+      outputs({n, d}, {Elem::Bool, Elem::I32, Elem::F64, Elem::BF16});
   outs[0] = Tensor::zeros({d, n}, Elem::Bool);
   callKernel(KERNEL(typed_moves), {&b, &i, &h, &g}, pointers(outs));
   requireClose(outs[0], ref::transpose(b, {1, 0}));
-  Tensor first = ref::slice(i, {0, 0}, {n, 1}), rest = ref::slice(i, {0, 1}, {n, d});
+  Tensor first = ref::slice(i, {0, 0}, {n, 1}),
+         rest = ref::slice(i, {0, 1}, {n, d});
   requireClose(outs[1], ref::concat({&rest, &first}, 1));
   requireClose(outs[2], ref::map(h, [](double v) { return 2 * v; }), 0, 0);
-  requireClose(outs[3], ref::map(ref::slice(g, {0, 0}, {1, d}), g,
-                                 [](double top, double) { return top; }), 0, 0);
+  requireClose(outs[3],
+               ref::map(ref::slice(g, {0, 0}, {1, d}), g,
+                        [](double top, double) { return top; }),
+               0, 0);
 }

@@ -39,8 +39,8 @@ static void requireFinite(const Tensor &t) {
 }
 
 TEST_CASE("log_softmax is stable for large inputs", "[loss]") {
-  auto [n, d] = GENERATE(table<int64_t, int64_t>(
-      {{1, 1}, {3, 5}, {37, 129}, {7, 1003}}));
+  auto [n, d] =
+      GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 5}, {37, 129}, {7, 1003}}));
   double scale = GENERATE(1.0, 1e4);
   CAPTURE(n, d, scale);
   Tensor x = Tensor::random({n, d}, rng(), -scale, scale);
@@ -58,8 +58,8 @@ TEST_CASE("log_softmax is stable for large inputs", "[loss]") {
 }
 
 TEST_CASE("cross_entropy, nll and mse", "[loss]") {
-  auto [b, c] = GENERATE(table<int64_t, int64_t>(
-      {{1, 1}, {1, 7}, {37, 5}, {129, 1003}}));
+  auto [b, c] =
+      GENERATE(table<int64_t, int64_t>({{1, 1}, {1, 7}, {37, 5}, {129, 1003}}));
   CAPTURE(b, c);
   Tensor y = labels(b, c), out = Tensor::zeros({});
   SECTION("cross_entropy of logits near 1e4 and near 1") {
@@ -101,7 +101,8 @@ TEST_CASE("cross_entropy, nll and mse", "[loss]") {
     Tensor logp = Tensor::random({b, c}, rng(), -6, 0, Elem::F16);
     Tensor loss = Tensor::zeros({}, Elem::F16);
     callKernel(KERNEL(nll_f16), {&logp, &y}, {&loss});
-    requireClose(loss, ref::nll(logp, y), ulps(Elem::F16, 1), ulps(Elem::F16, 1));
+    requireClose(loss, ref::nll(logp, y), ulps(Elem::F16, 1),
+                 ulps(Elem::F16, 1));
     Tensor p = Tensor::random({b, c}, rng(), -2, 2, Elem::F16),
            t = Tensor::random({b, c}, rng(), -2, 2, Elem::F16);
     callKernel(KERNEL(mse_f16), {&p, &t}, {&loss});

@@ -16,11 +16,6 @@ using namespace accy::e2e;
 ACCY_DECLARE_KERNEL(attention)
 ACCY_DECLARE_KERNEL(dense_norm)
 
-/// `x` as f64, so that a chain of reference steps rounds only at its end.
-static Tensor wide(const Tensor &x) {
-  return ref::map(x, Elem::F64, [](double v) { return v; });
-}
-
 TEST_CASE("causal attention", "[model]") {
   auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 16}, {129, 33}}));
   int64_t t = std::get<0>(sizes), d = std::get<1>(sizes);
@@ -28,33 +23,33 @@ TEST_CASE("causal attention", "[model]") {
   Tensor q = Tensor::random({t, d}, rng()), k = Tensor::random({t, d}, rng()),
          v = Tensor::random({t, 5}, rng()), out = Tensor::zeros({t, 5});
   callKernel(KERNEL(attention), {&q, &k, &v}, {&out});
-  Tensor scores = ref::map(ref::matmul(wide(q), ref::transpose(k, {1, 0})),
-                           [](double s) { return s * 0.125; });
+  Tensor scores =
+      ref::map(ref::matmul(ref::cast(q, Elem::F64), ref::transpose(k, {1, 0})),
+               [](double s) { return s * 0.125; });
   Tensor masked = scores;
   ref::forEachIndex(scores.shape, [&](const ref::Index &i) {
     if (i[1] > i[0])
       masked.at(i) = -1e9;
   });
   Tensor expected = ref::matmul(ref::softmax(masked, 1), v);
-  requireClose(out, ref::map(expected, Elem::F32, [](double x) { return x; }), 1e-5,
-               1e-5);
+  requireClose(out, ref::cast(expected, Elem::F32), 1e-5, 1e-5);
 }
 
 TEST_CASE("dense layer with gelu, layer norm and log_softmax", "[model]") {
   auto sizes = GENERATE(table<int64_t, int64_t>({{1, 3}, {7, 16}, {33, 129}}));
   int64_t b = std::get<0>(sizes), d = std::get<1>(sizes);
   CAPTURE(b, d);
-  Tensor x = Tensor::random({b, d}, rng()), w = Tensor::random({d, 37}, rng(), -0.3, 0.3),
+  Tensor x = Tensor::random({b, d}, rng()),
+         w = Tensor::random({d, 37}, rng(), -0.3, 0.3),
          g = Tensor::random({37}, rng());
   std::vector<Tensor> outs = {Tensor::zeros({b, 37}), Tensor::zeros({b})};
   callKernel(KERNEL(dense_norm), {&x, &w, &g}, pointers(outs));
-  Tensor h = ref::map(ref::matmul(wide(x), w), ref::gelu);
+  Tensor h = ref::map(ref::matmul(ref::cast(x, Elem::F64), w), ref::gelu);
   Tensor zero = ref::map(g, Elem::F64, [](double) { return 0.0; });
   Tensor y = ref::layerNorm(h, g, zero, 1e-5);
   Tensor top = ref::reduce(ref::logSoftmax(y, 1), {1}, false, ref::Reduce::Max);
   // Layer norm divides by a standard deviation: relative errors of f32 grow
   // where a row's values are close together.
-  requireClose(outs[0], ref::map(y, Elem::F32, [](double v) { return v; }), 1e-4, 1e-4);
-  requireClose(outs[1], ref::map(top, Elem::F32, [](double v) { return v; }), 1e-4,
-               1e-4);
+  requireClose(outs[0], ref::cast(y, Elem::F32), 1e-4, 1e-4);
+  requireClose(outs[1], ref::cast(top, Elem::F32), 1e-4, 1e-4);
 }

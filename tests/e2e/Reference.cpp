@@ -69,20 +69,17 @@ Tensor ref::map(const Tensor &x, Elem result, const Unary &f) {
 
 Tensor ref::map(const Tensor &x, const Unary &f) { return map(x, x.elem, f); }
 
-/// `x` as f64, for intermediate results that must not be rounded.
-static Tensor widen(const Tensor &x) {
-  return map(x, Elem::F64, [](double v) { return v; });
-}
-
-/// `x` rounded to `elem`.
-static Tensor narrow(const Tensor &x, Elem elem) {
+Tensor ref::cast(const Tensor &x, Elem elem) {
   return map(x, elem, [](double v) { return v; });
 }
 
+/// `x` as f64, for intermediate results that must not be rounded.
+static Tensor widen(const Tensor &x) { return ref::cast(x, Elem::F64); }
+
 Tensor ref::map(const Tensor &a, const Tensor &b, const Binary &f) {
-  return generate(broadcastShape(a.shape, b.shape), a.elem, [&](const Index &i) {
-    return f(broadcastAt(a, i), broadcastAt(b, i));
-  });
+  return generate(
+      broadcastShape(a.shape, b.shape), a.elem,
+      [&](const Index &i) { return f(broadcastAt(a, i), broadcastAt(b, i)); });
 }
 
 Tensor ref::compare(const Tensor &a, const Tensor &b,
@@ -150,15 +147,15 @@ static std::pair<Tensor, Tensor> shiftedLogSumExp(const Tensor &x,
 
 Tensor ref::softmax(const Tensor &x, int64_t axis) {
   auto [shifted, lse] = shiftedLogSumExp(x, axis);
-  return narrow(
+  return ref::cast(
       map(shifted, lse, [](double a, double l) { return std::exp(a - l); }),
       x.elem);
 }
 
 Tensor ref::logSoftmax(const Tensor &x, int64_t axis) {
   auto [shifted, lse] = shiftedLogSumExp(x, axis);
-  return narrow(map(shifted, lse, [](double a, double l) { return a - l; }),
-                x.elem);
+  return ref::cast(map(shifted, lse, [](double a, double l) { return a - l; }),
+                   x.elem);
 }
 
 Tensor ref::layerNorm(const Tensor &x, const Tensor &g, const Tensor &b,
@@ -173,8 +170,8 @@ Tensor ref::layerNorm(const Tensor &x, const Tensor &g, const Tensor &b,
     return c / std::sqrt(v + eps);
   });
   Tensor scaled = map(normed, g, [](double n, double s) { return n * s; });
-  return narrow(map(scaled, b, [](double n, double s) { return n + s; }),
-                x.elem);
+  return ref::cast(map(scaled, b, [](double n, double s) { return n + s; }),
+                   x.elem);
 }
 
 Tensor ref::einsum(const std::string &spec,
@@ -322,7 +319,7 @@ Tensor ref::mse(const Tensor &pred, const Tensor &target) {
   Index all(pred.shape.size());
   for (size_t i = 0; i < all.size(); ++i)
     all[i] = static_cast<int64_t>(i);
-  return narrow(reduce(sq, all, false, Reduce::Mean), pred.elem);
+  return ref::cast(reduce(sq, all, false, Reduce::Mean), pred.elem);
 }
 
 /// -mean_b of f(b, label_b), labels clamped to [0, C-1].
@@ -331,8 +328,8 @@ static Tensor meanOverBatch(const Tensor &x, const Tensor &labels,
   int64_t batch = x.shape[0], classes = x.shape[1];
   double total = 0;
   for (int64_t b = 0; b < batch; ++b)
-    total += f(b, std::clamp<int64_t>(static_cast<int64_t>(labels.data[b]),
-                                      0, classes - 1));
+    total += f(b, std::clamp<int64_t>(static_cast<int64_t>(labels.data[b]), 0,
+                                      classes - 1));
   Tensor out = Tensor::zeros({}, x.elem);
   out.data[0] = roundTo(x.elem, total / batch);
   return out;
@@ -346,12 +343,12 @@ Tensor ref::crossEntropy(const Tensor &logits, const Tensor &labels) {
 }
 
 Tensor ref::nll(const Tensor &logp, const Tensor &labels) {
-  return meanOverBatch(logp, labels,
-                       [&](int64_t b, int64_t c) { return -logp.at({b, c}); });
+  return meanOverBatch(logp, labels, [&](int64_t b, int64_t c) {
+    return -logp.at({b, c});
+  });
 }
 
 double ref::gelu(double x) {
   return 0.5 * x *
-         (1.0 + std::tanh(std::sqrt(2.0 / M_PI) *
-                         (x + 0.044715 * x * x * x)));
+         (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
 }

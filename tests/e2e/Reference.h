@@ -21,12 +21,16 @@ using Unary = std::function<double(double)>;
 using Binary = std::function<double(double, double)>;
 
 /// Calls f on every index of `shape`, in row-major order.
-void forEachIndex(const Index &shape, const std::function<void(const Index &)> &f);
+void forEachIndex(const Index &shape,
+                  const std::function<void(const Index &)> &f);
 /// NumPy broadcasting of two shapes.
 Index broadcastShape(const Index &a, const Index &b);
 Tensor map(const Tensor &x, const Unary &f);
 Tensor map(const Tensor &x, Elem result, const Unary &f);
 Tensor map(const Tensor &a, const Tensor &b, const Binary &f);
+/// `x` rounded to `elem` (as cast<elem>; f64 keeps a chain of reference
+/// steps unrounded until its end).
+Tensor cast(const Tensor &x, Elem elem);
 /// Comparisons: a bool tensor.
 Tensor compare(const Tensor &a, const Tensor &b,
                const std::function<bool(double, double)> &f);

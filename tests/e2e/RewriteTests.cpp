@@ -32,7 +32,8 @@ ACCY_DECLARE_KERNEL(broadcast_of_transpose)
 ACCY_DECLARE_KERNEL(concat_of_reshape)
 
 TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 1}, {3, 37}, {129, 33}}));
+  auto sizes =
+      GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 1}, {3, 37}, {129, 33}}));
   int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
   CAPTURE(n, d);
   Tensor x = Tensor::random({n, d}, rng());
@@ -46,7 +47,8 @@ TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
   SECTION("transpose and reshape chains") {
     Tensor y = Tensor::random({n, 3, d}, rng()), out = Tensor::zeros({n, 3, d});
     callKernel(KERNEL(double_transpose), {&y}, {&out});
-    requireClose(out, ref::transpose(ref::transpose(y, {1, 2, 0}), {2, 0, 1}), 0, 0);
+    requireClose(out, ref::transpose(ref::transpose(y, {1, 2, 0}), {2, 0, 1}),
+                 0, 0);
     Tensor z = Tensor::random({n, 6}, rng()), flat = Tensor::zeros({n, 6});
     callKernel(KERNEL(reshape_chain), {&z}, {&flat});
     requireClose(flat, z, 0, 0);
@@ -60,14 +62,16 @@ TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
     Tensor flat = t;
     flat.shape = {n, d};
     requireClose(out, flat, 0, 0);
-    Tensor narrow = Tensor::random({n, 4}, rng()), joined = Tensor::zeros({n, 8});
+    Tensor narrow = Tensor::random({n, 4}, rng()),
+           joined = Tensor::zeros({n, 8});
     callKernel(KERNEL(concat_of_reshape), {&narrow}, {&joined});
     Tensor part = ref::transpose(narrow, {1, 0});
     part.shape = {n, 4};
     requireClose(joined, ref::concat({&part, &narrow}, 1), 0, 0);
     Tensor rolled = Tensor::zeros({d, n});
     callKernel(KERNEL(slice_of_transpose), {&x}, {&rolled});
-    Tensor first = ref::slice(t, {0, 0}, {d, 1}), rest = ref::slice(t, {0, 1}, {d, n});
+    Tensor first = ref::slice(t, {0, 0}, {d, 1}),
+           rest = ref::slice(t, {0, 1}, {d, n});
     requireClose(rolled, ref::concat({&rest, &first}, 1), 0, 0);
     callKernel(KERNEL(softmax_of_transpose), {&x}, {&rolled});
     requireClose(rolled, ref::softmax(t, 1), 1e-5, 1e-7);
@@ -76,37 +80,47 @@ TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
     requireClose(prod, ref::matmul(t, w), 1e-5, 1e-6 * double(n) + 1e-5);
     Tensor z = Tensor::zeros({3}), spread = Tensor::zeros({3, d, n});
     callKernel(KERNEL(broadcast_of_transpose), {&x, &z}, {&spread});
-    requireClose(spread, ref::map(t, spread, [](double a, double) { return a; }), 0, 0);
+    requireClose(spread,
+                 ref::map(t, spread, [](double a, double) { return a; }), 0, 0);
   }
   SECTION("exp(log x)") {
-    Tensor flat = Tensor::random({n * d}, rng(), -100, 100), out = Tensor::zeros({n * d});
+    Tensor flat = Tensor::random({n * d}, rng(), -100, 100),
+           out = Tensor::zeros({n * d});
     callKernel(KERNEL(exp_log), {&flat}, {&out});
-    requireClose(out, ref::map(flat, [](double v) {
-                   return std::exp(std::log(double(float(std::abs(v) + 1.0))));
-                 }), 1e-6, 1e-6);
+    requireClose(out,
+                 ref::map(flat,
+                          [](double v) {
+                            return std::exp(
+                                std::log(double(float(std::abs(v) + 1.0))));
+                          }),
+                 1e-6, 1e-6);
   }
   SECTION("softmax of a shift along the axis") {
-    Tensor c = Tensor::random({n, 1}, rng(), -50, 50), out = Tensor::zeros({n, d});
+    Tensor c = Tensor::random({n, 1}, rng(), -50, 50),
+           out = Tensor::zeros({n, d});
     callKernel(KERNEL(softmax_shift), {&x, &c}, {&out});
-    requireClose(out, ref::softmax(ref::map(x, c, [](double a, double b) { return a + b; }), 1),
-                 1e-5, 1e-6);
+    requireClose(
+        out,
+        ref::softmax(ref::map(x, c, [](double a, double b) { return a + b; }),
+                     1),
+        1e-5, 1e-6);
   }
   SECTION("reductions of a broadcast") {
     Tensor v = Tensor::random({d}, rng());
     Tensor col = Tensor::zeros({d}), all = Tensor::zeros({});
     callKernel(KERNEL(sum_broadcast), {&v, &x}, {&col, &all});
     requireClose(col, ref::map(v, [n](double a) { return a * n; }), 1e-5, 1e-6);
-    requireClose(all, ref::reduce(v, {0}, false, ref::Reduce::Mean), 1e-5, 1e-6);
+    requireClose(all, ref::reduce(v, {0}, false, ref::Reduce::Mean), 1e-5,
+                 1e-6);
   }
   SECTION("a chain of matmuls") {
     Tensor a = Tensor::random({n, d}, rng()), b = Tensor::random({d, 9}, rng()),
            c = Tensor::random({9, 4}, rng()), out = Tensor::zeros({n, 4});
     callKernel(KERNEL(matmul_chain), {&a, &b, &c}, {&out});
-    Tensor ab = ref::matmul(ref::map(a, Elem::F64, [](double v) { return v; }), b);
+    Tensor ab = ref::matmul(ref::cast(a, Elem::F64), b);
     // Up to 9 * 129 products of about 8 in f32, in whatever order the
     // merged contraction sums them: absolute errors of a few 1e-5.
-    requireClose(out, ref::map(ref::matmul(ab, c), Elem::F32, [](double v) { return v; }),
-                 1e-5, 1e-4);
+    requireClose(out, ref::cast(ref::matmul(ab, c), Elem::F32), 1e-5, 1e-4);
   }
   SECTION("constants folded from iota, full and reductions") {
     Tensor v = Tensor::random({d}, rng()), out = Tensor::zeros({d});

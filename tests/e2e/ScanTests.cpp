@@ -51,28 +51,28 @@ const ScanCase kScans[] = {
      4 * 0x1p-52, kF64Term},
     {"cumsum(f16, axis=1)", KERNEL(cumsum_f16), Elem::F16, 1, ref::Scan::Sum,
      0x1p-10, kF32Term},
-    {"cumsum(bf16, axis=1)", KERNEL(cumsum_bf16), Elem::BF16, 1,
-     ref::Scan::Sum, 0x1p-7, kF32Term},
-    {"cumsum(i32, axis=1)", KERNEL(cumsum_i32), Elem::I32, 1, ref::Scan::Sum,
+    {"cumsum(bf16, axis=1)", KERNEL(cumsum_bf16), Elem::BF16, 1, ref::Scan::Sum,
+     0x1p-7, kF32Term},
+    {"cumsum(i32, axis=1)", KERNEL(cumsum_i32), Elem::I32, 1, ref::Scan::Sum, 0,
+     0},
+    {"cumsum(i64, axis=0)", KERNEL(cumsum_i64), Elem::I64, 0, ref::Scan::Sum, 0,
+     0},
+    {"cummax(f32, axis=-1)", KERNEL(cummax_last), Elem::F32, 1, ref::Scan::Max,
      0, 0},
-    {"cumsum(i64, axis=0)", KERNEL(cumsum_i64), Elem::I64, 0, ref::Scan::Sum,
+    {"cummax(f32, axis=0)", KERNEL(cummax_first), Elem::F32, 0, ref::Scan::Max,
      0, 0},
-    {"cummax(f32, axis=-1)", KERNEL(cummax_last), Elem::F32, 1,
-     ref::Scan::Max, 0, 0},
-    {"cummax(f32, axis=0)", KERNEL(cummax_first), Elem::F32, 0,
-     ref::Scan::Max, 0, 0},
-    {"cummax(f16, axis=1)", KERNEL(cummax_f16), Elem::F16, 1, ref::Scan::Max,
-     0, 0},
-    {"cummax(f64, axis=0)", KERNEL(cummax_f64), Elem::F64, 0, ref::Scan::Max,
-     0, 0},
-    {"cummax(i32, axis=1)", KERNEL(cummax_i32), Elem::I32, 1, ref::Scan::Max,
-     0, 0},
+    {"cummax(f16, axis=1)", KERNEL(cummax_f16), Elem::F16, 1, ref::Scan::Max, 0,
+     0},
+    {"cummax(f64, axis=0)", KERNEL(cummax_f64), Elem::F64, 0, ref::Scan::Max, 0,
+     0},
+    {"cummax(i32, axis=1)", KERNEL(cummax_i32), Elem::I32, 1, ref::Scan::Max, 0,
+     0},
 };
 } // namespace
 
 TEST_CASE("cumsum and cummax along each axis and in each type", "[scan]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>(
-      {{1, 1}, {3, 37}, {129, 5}, {7, 1003}}));
+  auto sizes =
+      GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}, {7, 1003}}));
   int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
   CAPTURE(n, d);
   for (const ScanCase &c : kScans)
@@ -87,9 +87,10 @@ TEST_CASE("cumsum and cummax along each axis and in each type", "[scan]") {
 }
 
 TEST_CASE("cumsum along the middle axis of a 3-d tensor", "[scan]") {
-  auto sizes = GENERATE(table<int64_t, int64_t, int64_t>(
-      {{1, 1, 1}, {3, 37, 5}, {2, 129, 33}}));
-  int64_t a = std::get<0>(sizes), b = std::get<1>(sizes), c = std::get<2>(sizes);
+  auto sizes = GENERATE(
+      table<int64_t, int64_t, int64_t>({{1, 1, 1}, {3, 37, 5}, {2, 129, 33}}));
+  int64_t a = std::get<0>(sizes), b = std::get<1>(sizes),
+          c = std::get<2>(sizes);
   CAPTURE(a, b, c);
   Tensor x = Tensor::random({a, b, c}, rng()), out = Tensor::zeros({a, b, c});
   callKernel(KERNEL(cumsum_mid), {&x}, {&out});
@@ -97,7 +98,8 @@ TEST_CASE("cumsum along the middle axis of a 3-d tensor", "[scan]") {
 }
 
 TEST_CASE("a scan between elementwise ops and a reduction", "[scan]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}, {2, 1003}}));
+  auto sizes =
+      GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}, {2, 1003}}));
   int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
   CAPTURE(n, d);
   Tensor x = Tensor::random({n, d}, rng()), out = Tensor::zeros({n, d});
@@ -106,5 +108,5 @@ TEST_CASE("a scan between elementwise ops and a reduction", "[scan]") {
   Tensor expected = ref::map(ref::scan(e, 1, ref::Scan::Sum),
                              ref::reduce(e, {1}, true, ref::Reduce::Sum),
                              [](double c, double s) { return c / s; });
-  requireClose(out, ref::map(expected, Elem::F32, [](double v) { return v; }), 1e-5, 1e-6);
+  requireClose(out, ref::cast(expected, Elem::F32), 1e-5, 1e-6);
 }

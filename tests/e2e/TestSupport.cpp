@@ -45,8 +45,8 @@ void accy::e2e::requireClose(const Tensor &actual, const Tensor &expected,
     if (ok)
       continue;
     INFO(name(expected.elem) << " element " << i << " of " << expected.numel()
-                             << ": got " << a << ", expected " << e
-                             << " (rtol " << rtol << ", atol " << atol << ")");
+                             << ": got " << a << ", expected " << e << " (rtol "
+                             << rtol << ", atol " << atol << ")");
     REQUIRE(ok);
   }
 }

@@ -90,10 +90,15 @@ TEST_CASE("arithmetic and comparisons in every element type", "[types]") {
     Tensor x = Tensor::random({n, d}, rng(), type.lo, type.hi, e),
            y = Tensor::random({d}, rng(), type.lo, type.hi, e);
     if (e == Elem::Bool) {
-      std::vector<Tensor> outs = outputs({n, d}, {Elem::Bool, Elem::Bool, Elem::Bool});
+      std::vector<Tensor> outs =
+          outputs({n, d}, {Elem::Bool, Elem::Bool, Elem::Bool});
       callKernel(type.arith, {&x, &y}, pointers(outs));
-      requireClose(outs[0], ref::compare(x, y, [](double a, double b) { return a == b; }));
-      requireClose(outs[1], ref::compare(x, y, [](double a, double b) { return a != b; }));
+      requireClose(outs[0], ref::compare(x, y, [](double a, double b) {
+                     return a == b;
+                   }));
+      requireClose(outs[1], ref::compare(x, y, [](double a, double b) {
+                     return a != b;
+                   }));
       requireClose(outs[2], ref::select(x, y, x));
       return;
     }
@@ -101,9 +106,14 @@ TEST_CASE("arithmetic and comparisons in every element type", "[types]") {
     callKernel(type.arith, {&x, &y}, pointers(outs));
     // Each operation rounds to the element type.
     auto r = [e](double v) { return roundTo(e, v); };
-    requireClose(outs[0], ref::map(x, y, [&](double a, double b) { return r(r(a * b) + a); }));
-    requireClose(outs[1], ref::map(x, y, [&](double a, double b) { return r(-a - r(b * 3)); }));
-    requireClose(outs[2], ref::compare(x, y, [](double a, double b) { return a < b; }));
+    requireClose(outs[0], ref::map(x, y, [&](double a, double b) {
+                   return r(r(a * b) + a);
+                 }));
+    requireClose(outs[1], ref::map(x, y, [&](double a, double b) {
+                   return r(-a - r(b * 3));
+                 }));
+    requireClose(outs[2],
+                 ref::compare(x, y, [](double a, double b) { return a < b; }));
   });
 }
 
@@ -127,9 +137,10 @@ TEST_CASE("reductions in every element type", "[types]") {
 }
 
 TEST_CASE("contractions in every numeric element type", "[types]") {
-  auto sizes = GENERATE(table<int64_t, int64_t, int64_t>(
-      {{1, 1, 1}, {3, 5, 7}, {33, 129, 17}}));
-  int64_t m = std::get<0>(sizes), k = std::get<1>(sizes), n = std::get<2>(sizes);
+  auto sizes = GENERATE(
+      table<int64_t, int64_t, int64_t>({{1, 1, 1}, {3, 5, 7}, {33, 129, 17}}));
+  int64_t m = std::get<0>(sizes), k = std::get<1>(sizes),
+          n = std::get<2>(sizes);
   CAPTURE(m, k, n);
   forEachType(&TypeKernels::matmul, [&](const TypeKernels &type) {
     double range = isFloat(type.elem) ? 2 : 100;
@@ -143,7 +154,8 @@ TEST_CASE("contractions in every numeric element type", "[types]") {
   });
 }
 
-TEST_CASE("division, mean and softmax in every floating-point type", "[types]") {
+TEST_CASE("division, mean and softmax in every floating-point type",
+          "[types]") {
   SIZES;
   double scale = GENERATE(1.0, 1e4);
   CAPTURE(scale);

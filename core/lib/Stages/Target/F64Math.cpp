@@ -116,8 +116,7 @@ struct ExpandLogF64 : public F64Expansion<math::LogOp> {
   Value expand(F64Builder &f, Value x) const override {
     PatternRewriter &rewriter = f.b;
     // Subnormals: scale by 2^54 first, so that the exponent field is exact.
-    Value subnormal =
-        f.cmp(arith::CmpFPredicate::OLT, x, f.c(0x1p-1022));
+    Value subnormal = f.cmp(arith::CmpFPredicate::OLT, x, f.c(0x1p-1022));
     Value scaled = f.select(subnormal, f.mul(x, f.c(0x1p54)), x);
     Value bits = f.toBits(scaled);
     Value field = rewriter.create<arith::AndIOp>(
@@ -144,15 +143,16 @@ struct ExpandLogF64 : public F64Expansion<math::LogOp> {
       series.push_back(1.0 / (2 * k + 1));
     Value logM = f.mul(f.add(s, s), f.polynomial(f.mul(s, s), series));
     // ln 2 = hi + lo, hi with trailing zero bits: e * hi is exact.
-    Value result = f.add(f.mul(e, f.c(6.93147180369123816490e-01)),
-                         f.add(f.mul(e, f.c(1.90821492927058770002e-10)), logM));
+    Value result =
+        f.add(f.mul(e, f.c(6.93147180369123816490e-01)),
+              f.add(f.mul(e, f.c(1.90821492927058770002e-10)), logM));
     // log(0) = -inf, log(+inf) = +inf, log(x < 0) and log(NaN) = NaN.
     result = f.select(f.cmp(arith::CmpFPredicate::OEQ, x, f.c(0.0)),
                       f.c(-INFINITY), result);
-    result = f.select(f.cmp(arith::CmpFPredicate::OEQ, x, f.c(INFINITY)),
-                      x, result);
-    result = f.select(f.cmp(arith::CmpFPredicate::ULT, x, f.c(0.0)),
-                      f.c(NAN), result);
+    result =
+        f.select(f.cmp(arith::CmpFPredicate::OEQ, x, f.c(INFINITY)), x, result);
+    result = f.select(f.cmp(arith::CmpFPredicate::ULT, x, f.c(0.0)), f.c(NAN),
+                      result);
     return result;
   }
 };
@@ -164,20 +164,20 @@ struct ExpandTanhF64 : public F64Expansion<math::TanhOp> {
     Value z = rewriter.create<math::AbsFOp>(f.loc, x);
     // Small |x|: x + x s P(s) / Q(s), s = x^2.
     Value s = f.mul(x, x);
-    Value num = f.polynomial(s, {-1.61468768441708447952e3,
-                                 -9.92877231001918586564e1,
-                                 -9.64399179425052238628e-1});
-    Value den = f.polynomial(s, {4.84406305325125486048e3,
-                                 2.23548839060100448583e3,
-                                 1.12811678491632931402e2, 1.0});
+    Value num =
+        f.polynomial(s, {-1.61468768441708447952e3, -9.92877231001918586564e1,
+                         -9.64399179425052238628e-1});
+    Value den =
+        f.polynomial(s, {4.84406305325125486048e3, 2.23548839060100448583e3,
+                         1.12811678491632931402e2, 1.0});
     // copysign keeps tanh(-0) = -0.
     Value small = rewriter.create<math::CopySignOp>(
         f.loc, f.add(x, f.mul(f.mul(x, s), f.div(num, den))), x);
     // Large |x|: 1 - 2 / (exp(2|x|) + 1), with the sign of x.
     Value e = rewriter.create<math::ExpOp>(f.loc, f.add(z, z));
     Value large = f.sub(f.c(1.0), f.div(f.c(2.0), f.add(e, f.c(1.0))));
-    large = f.select(f.cmp(arith::CmpFPredicate::OGT, z, f.c(354.0)),
-                     f.c(1.0), large);
+    large = f.select(f.cmp(arith::CmpFPredicate::OGT, z, f.c(354.0)), f.c(1.0),
+                     large);
     large = rewriter.create<math::CopySignOp>(f.loc, large, x);
     // Unordered: NaN takes the small branch, which keeps it.
     Value isSmall = f.cmp(arith::CmpFPredicate::ULT, z, f.c(0.625));
