@@ -1,5 +1,4 @@
-//===- F64Math.h - f64 exp, log and tanh as arithmetic ------------*- C++
-//-*-===//
+//===- F64Math.h - f64 exp, log and tanh as arithmetic ------*- C++ -*-===//
 #ifndef ACCY_LIB_STAGES_TARGET_F64MATH_H
 #define ACCY_LIB_STAGES_TARGET_F64MATH_H
 
