@@ -94,6 +94,8 @@ TEST_CASE("comparisons broadcast and yield bool", "[elementwise]") {
   Tensor y = Tensor::random({d}, rng());
   for (int64_t i = 0; i < std::min<int64_t>(d, x.numel()); ++i)
     x.data[i] = y.data[i]; // some equal elements
+  // NaN: every comparison is false but !=, which is true.
+  x.data[x.numel() - 1] = NAN;
   std::vector<Tensor> outs(6, Tensor::zeros({n, d}, Elem::Bool));
   callKernel(KERNEL(compare), {&x, &y},
              {&outs[0], &outs[1], &outs[2], &outs[3], &outs[4], &outs[5]});

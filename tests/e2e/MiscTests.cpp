@@ -28,6 +28,7 @@ ACCY_DECLARE_KERNEL(identity)
 ACCY_DECLARE_KERNEL(shared_results)
 ACCY_DECLARE_KERNEL(half_casts)
 ACCY_DECLARE_KERNEL(select_scalars)
+ACCY_DECLARE_KERNEL(wraparound)
 
 #define SIZES                                                                  \
   auto [n, d] = GENERATE(table<int64_t, int64_t>(                              \
@@ -245,5 +246,24 @@ TEST_CASE("select of scalars and bools, comparisons of integers", "[misc]") {
                ref::map(k, Elem::Bool, [](double v) { return v > 0; }));
   requireClose(outs[4], ref::map(j, k, [](double a, double b) {
                  return a <= 5 ? a : b;
+               }));
+}
+
+TEST_CASE("integers wrap around in two's complement", "[misc]") {
+  int64_t n = GENERATE(1, 37, 1003);
+  Tensor x = Tensor::random({n}, rng(), -100000, 100000, Elem::I32),
+         y = Tensor::random({n}, rng(), -(int64_t(1) << 40), int64_t(1) << 40,
+                            Elem::I64);
+  std::vector<Tensor> outs = outputs({n}, {Elem::I32, Elem::I64});
+  callKernel(KERNEL(wraparound), {&x, &y}, pointers(outs));
+  requireClose(outs[0], ref::map(x, [](double v) {
+                 uint32_t u = static_cast<uint32_t>(static_cast<int32_t>(v));
+                 return double(static_cast<int32_t>(u * 65536u + u));
+               }));
+  // Wrapped i64 results are compared as the doubles nearest to them (a
+  // Tensor holds doubles): a wrong wrap is off by far more than that.
+  requireClose(outs[1], ref::map(y, [](double v) {
+                 uint64_t u = static_cast<uint64_t>(static_cast<int64_t>(v));
+                 return double(static_cast<int64_t>(u * 4294967296u * 8u - u));
                }));
 }
