@@ -30,6 +30,7 @@ ACCY_DECLARE_KERNEL(softmax_of_transpose)
 ACCY_DECLARE_KERNEL(transpose_matmul_left)
 ACCY_DECLARE_KERNEL(broadcast_of_transpose)
 ACCY_DECLARE_KERNEL(concat_of_reshape)
+ACCY_DECLARE_KERNEL(folded_ints)
 
 TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
   auto sizes =
@@ -127,4 +128,25 @@ TEST_CASE("rewritten programs keep their meaning", "[rewrite]") {
     callKernel(KERNEL(folded), {&v}, {&out});
     requireClose(out, ref::map(v, [](double a) { return a + 11.0; }));
   }
+}
+
+TEST_CASE("constants folded from integers wrap as the kernels do",
+          "[rewrite]") {
+  int64_t n = GENERATE(1, 37);
+  Tensor x = Tensor::random({n}, rng(), -1000, 1000, Elem::I32);
+  std::vector<Tensor> outs = {
+      Tensor::zeros({n}, Elem::I32), Tensor::zeros({4}, Elem::I32),
+      Tensor::zeros({2}, Elem::I64), Tensor::zeros({3}, Elem::Bool)};
+  callKernel(KERNEL(folded_ints), {&x}, pointers(outs));
+  Tensor expected = x;
+  for (int64_t i = 0; i < n; ++i)
+    expected.data[i] += 3.0 * i - 7;
+  requireClose(outs[0], expected);
+  Tensor ints = outs[1], longs = outs[2], bools = outs[3];
+  ints.data = {2147483647.0, -2147483648.0, -2147483647.0, -2147483646.0};
+  longs.data = {9223372036854775807.0, -9223372036854775807.0 - 1};
+  bools.data = {0, 1, 1};
+  requireClose(outs[1], ints);
+  requireClose(outs[2], longs);
+  requireClose(outs[3], bools);
 }
