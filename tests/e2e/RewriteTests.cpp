@@ -12,6 +12,7 @@
 #include "TestSupport.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace accy::e2e;
 
@@ -142,10 +143,16 @@ TEST_CASE("constants folded from integers wrap as the kernels do",
   for (int64_t i = 0; i < n; ++i)
     expected.data[i] += 3.0 * i - 7;
   requireClose(outs[0], expected);
+  // INT_MAX + i and INT64_MAX + i in two's complement, and i > 0.5.
   Tensor ints = outs[1], longs = outs[2], bools = outs[3];
-  ints.data = {2147483647.0, -2147483648.0, -2147483647.0, -2147483646.0};
-  longs.data = {9223372036854775807.0, -9223372036854775807.0 - 1};
-  bools.data = {0, 1, 1};
+  for (int64_t i = 0; i < 4; ++i)
+    ints.data[i] = static_cast<int32_t>(
+        static_cast<uint32_t>(std::numeric_limits<int32_t>::max()) + i);
+  for (int64_t i = 0; i < 2; ++i)
+    longs.data[i] = static_cast<double>(static_cast<int64_t>(
+        static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + i));
+  for (int64_t i = 0; i < 3; ++i)
+    bools.data[i] = i > 0.5;
   requireClose(outs[1], ints);
   requireClose(outs[2], longs);
   requireClose(outs[3], bools);
