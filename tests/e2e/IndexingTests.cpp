@@ -35,6 +35,7 @@ ACCY_DECLARE_KERNEL(mixed_index)
 ACCY_DECLARE_KERNEL(concat_reductions)
 ACCY_DECLARE_KERNEL(gather_computed)
 ACCY_DECLARE_KERNEL(typed_moves)
+ACCY_DECLARE_KERNEL(row_at)
 
 /// Runs a one-result kernel into a fresh f32 tensor of `shape`.
 static Tensor run(void *kernel, std::vector<Tensor *> inputs,
@@ -219,4 +220,21 @@ TEST_CASE("indexing moves bool, i32, f64 and bf16 elements alike",
                ref::map(ref::slice(g, {0, 0}, {1, d}), g,
                         [](double top, double) { return top; }),
                0, 0);
+}
+
+TEST_CASE("a run-time scalar index drops its axis and clamps", "[indexing]") {
+  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {5, 7}, {129, 37}}));
+  int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
+  CAPTURE(n, d);
+  Tensor x = Tensor::random({n, d}, rng());
+  for (int64_t at : {int64_t(-5), int64_t(0), n / 2, n - 1, n + 3, d - 1}) {
+    INFO("index " << at);
+    Tensor i = Tensor::zeros({}, Elem::I32);
+    i.data[0] = double(at);
+    Tensor row = Tensor::zeros({d}), col = Tensor::zeros({n});
+    callKernel(KERNEL(row_at), {&x, &i}, {&row, &col});
+    Tensor expectedRow = ref::take(x, i, 0), expectedCol = ref::take(x, i, 1);
+    requireClose(row, expectedRow, 0, 0);
+    requireClose(col, expectedCol, 0, 0);
+  }
 }
