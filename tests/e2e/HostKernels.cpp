@@ -2,10 +2,12 @@
 
 #include "HostKernels.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 using namespace accy::e2e;
@@ -189,10 +191,24 @@ template <typename F> static void withCodec(Elem elem, F &&f) {
   }
 }
 
-/// A tensor's elements in memory, as the kernel reads and writes them.
-static std::vector<unsigned char> store(const Tensor &t) {
-  std::vector<unsigned char> bytes(std::max<size_t>(t.data.size(), 1) *
-                                   byteWidth(t.elem));
+/// Bytes after each buffer that a kernel must leave alone, and their value.
+constexpr size_t kGuardBytes = 64;
+constexpr unsigned char kGuard = 0xa5;
+
+/// Bytes of `t`'s elements in memory (at least one element's worth).
+static size_t elementBytes(const Tensor &t) {
+  return std::max<size_t>(t.data.size(), 1) * byteWidth(t.elem);
+}
+
+/// A tensor's elements in memory, as the kernel reads and writes them, then
+/// the guard bytes. An output's elements are all ones instead (NaN, -1,
+/// an invalid bool): an element the kernel does not write shows.
+static std::vector<unsigned char> store(const Tensor &t, bool isOutput) {
+  std::vector<unsigned char> bytes(elementBytes(t) + kGuardBytes, kGuard);
+  if (isOutput) {
+    std::fill_n(bytes.begin(), elementBytes(t), 0xff);
+    return bytes;
+  }
   withCodec(t.elem, [&](auto codec) {
     using Codec = decltype(codec);
     for (size_t i = 0; i < t.data.size(); ++i) {
@@ -260,16 +276,29 @@ void accy::e2e::callKernel(void *function, std::vector<Tensor *> inputs,
   std::vector<std::vector<unsigned char>> buffers;
   std::vector<std::vector<int64_t>> descriptors;
   buffers.reserve(all.size());
-  for (Tensor *t : all) {
-    buffers.push_back(store(*t));
-    descriptors.push_back(describe(*t, buffers.back()));
+  for (size_t i = 0; i < all.size(); ++i) {
+    buffers.push_back(store(*all[i], /*isOutput=*/i >= inputs.size()));
+    descriptors.push_back(describe(*all[i], buffers.back()));
   }
+  std::vector<std::vector<unsigned char>> before(
+      buffers.begin(), buffers.begin() + inputs.size());
   std::vector<void *> args;
   for (std::vector<int64_t> &d : descriptors)
     args.push_back(d.data());
   static constexpr auto table =
       callers(std::make_index_sequence<kMaxArguments + 1>());
   table[args.size()](function, args.data());
+  // docs/abi.md: inputs are never written, and nothing past a buffer is.
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::vector<unsigned char> &bytes = buffers[i];
+    if (i < inputs.size() && bytes != before[i])
+      throw std::runtime_error("the kernel wrote into input " +
+                               std::to_string(i));
+    if (!std::all_of(bytes.begin() + elementBytes(*all[i]), bytes.end(),
+                     [](unsigned char b) { return b == kGuard; }))
+      throw std::runtime_error("the kernel wrote past the end of argument " +
+                               std::to_string(i));
+  }
   for (size_t i = inputs.size(); i < all.size(); ++i)
     load(*all[i], buffers[i]);
 }
