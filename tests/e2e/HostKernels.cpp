@@ -191,7 +191,8 @@ template <typename F> static void withCodec(Elem elem, F &&f) {
   }
 }
 
-/// Bytes after each buffer that a kernel must leave alone, and their value.
+/// Bytes before and after each buffer that a kernel must leave alone (a
+/// multiple of 16, so that elements stay 16-byte aligned), and their value.
 constexpr size_t kGuardBytes = 64;
 constexpr unsigned char kGuard = 0xa5;
 
@@ -200,20 +201,21 @@ static size_t elementBytes(const Tensor &t) {
   return std::max<size_t>(t.data.size(), 1) * byteWidth(t.elem);
 }
 
-/// A tensor's elements in memory, as the kernel reads and writes them, then
-/// the guard bytes. An output's elements are all ones instead (NaN, -1,
+/// A tensor's elements in memory, as the kernel reads and writes them,
+/// between guard bytes. An output's elements are all ones instead (NaN, -1,
 /// an invalid bool): an element the kernel does not write shows.
 static std::vector<unsigned char> store(const Tensor &t, bool isOutput) {
-  std::vector<unsigned char> bytes(elementBytes(t) + kGuardBytes, kGuard);
+  std::vector<unsigned char> bytes(kGuardBytes + elementBytes(t) + kGuardBytes,
+                                   kGuard);
   if (isOutput) {
-    std::fill_n(bytes.begin(), elementBytes(t), 0xff);
+    std::fill_n(bytes.begin() + kGuardBytes, elementBytes(t), 0xff);
     return bytes;
   }
   withCodec(t.elem, [&](auto codec) {
     using Codec = decltype(codec);
     for (size_t i = 0; i < t.data.size(); ++i) {
       typename Codec::Storage v = Codec::encode(t.elem, t.data[i]);
-      std::memcpy(bytes.data() + i * sizeof(v), &v, sizeof(v));
+      std::memcpy(bytes.data() + kGuardBytes + i * sizeof(v), &v, sizeof(v));
     }
   });
   return bytes;
@@ -224,7 +226,7 @@ static void load(Tensor &t, const std::vector<unsigned char> &bytes) {
     using Codec = decltype(codec);
     for (size_t i = 0; i < t.data.size(); ++i) {
       typename Codec::Storage v;
-      std::memcpy(&v, bytes.data() + i * sizeof(v), sizeof(v));
+      std::memcpy(&v, bytes.data() + kGuardBytes + i * sizeof(v), sizeof(v));
       t.data[i] = Codec::decode(t.elem, v);
     }
   });
@@ -233,7 +235,7 @@ static void load(Tensor &t, const std::vector<unsigned char> &bytes) {
 /// The memref descriptor of a buffer of `t`'s shape.
 static std::vector<int64_t> describe(const Tensor &t,
                                      std::vector<unsigned char> &bytes) {
-  void *ptr = bytes.data();
+  void *ptr = bytes.data() + kGuardBytes;
   int64_t word;
   std::memcpy(&word, &ptr, sizeof(word));
   std::vector<int64_t> words = {word, word, 0};
@@ -294,9 +296,13 @@ void accy::e2e::callKernel(void *function, std::vector<Tensor *> inputs,
     if (i < inputs.size() && bytes != before[i])
       throw std::runtime_error("the kernel wrote into input " +
                                std::to_string(i));
-    if (!std::all_of(bytes.begin() + elementBytes(*all[i]), bytes.end(),
-                     [](unsigned char b) { return b == kGuard; }))
-      throw std::runtime_error("the kernel wrote past the end of argument " +
+    auto untouched = [](auto begin, auto end) {
+      return std::all_of(begin, end,
+                         [](unsigned char b) { return b == kGuard; });
+    };
+    if (!untouched(bytes.begin(), bytes.begin() + kGuardBytes) ||
+        !untouched(bytes.end() - kGuardBytes, bytes.end()))
+      throw std::runtime_error("the kernel wrote outside argument " +
                                std::to_string(i));
   }
   for (size_t i = inputs.size(); i < all.size(); ++i)

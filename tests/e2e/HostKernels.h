@@ -48,8 +48,8 @@ struct Tensor {
 
 /// Calls a kernel's C interface with `inputs` then `outputs`; the outputs'
 /// shapes and element types say what the kernel writes. Throws
-/// std::runtime_error when the kernel wrote into an input or past the end of
-/// any buffer; an output element it did not write reads as all ones (NaN for
+/// std::runtime_error when the kernel wrote into an input or outside any
+/// buffer; an output element it did not write reads as all ones (NaN for
 /// floats).
 void callKernel(void *function, std::vector<Tensor *> inputs,
                 std::vector<Tensor *> outputs);
