@@ -15,6 +15,7 @@ using namespace accy::e2e;
 
 ACCY_DECLARE_KERNEL(attention)
 ACCY_DECLARE_KERNEL(dense_norm)
+ACCY_DECLARE_KERNEL(layer_norm3)
 
 TEST_CASE("causal attention", "[model]") {
   auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 16}, {129, 33}}));
@@ -52,4 +53,17 @@ TEST_CASE("dense layer with gelu, layer norm and log_softmax", "[model]") {
   // where a row's values are close together.
   requireClose(outs[0], ref::cast(y, Elem::F32), 1e-4, 1e-4);
   requireClose(outs[1], ref::cast(top, Elem::F32), 1e-4, 1e-4);
+}
+
+TEST_CASE("layer norm over the last axis of a 3-d tensor", "[model]") {
+  auto sizes = GENERATE(table<int64_t, int64_t, int64_t>(
+      {{1, 1, 1}, {2, 3, 37}, {3, 129, 5}, {2, 5, 1003}}));
+  int64_t b = std::get<0>(sizes), t = std::get<1>(sizes),
+          d = std::get<2>(sizes);
+  CAPTURE(b, t, d);
+  Tensor x = Tensor::random({b, t, d}, rng(), -3, 5),
+         g = Tensor::random({d}, rng()), out = Tensor::zeros({b, t, d});
+  callKernel(KERNEL(layer_norm3), {&x, &g}, {&out});
+  Tensor zero = ref::cast(ref::map(g, [](double) { return 0.0; }), Elem::F64);
+  requireClose(out, ref::layerNorm(x, g, zero, 1e-5), 1e-4, 1e-4);
 }
