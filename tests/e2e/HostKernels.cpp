@@ -54,9 +54,9 @@ double accy::e2e::roundTo(Elem elem, double value) {
   case Elem::F64:
     return value;
   case Elem::I32:
-    return static_cast<double>(static_cast<int32_t>(value));
   case Elem::I64:
-    return static_cast<double>(static_cast<int64_t>(value));
+    // Not through int64_t: the double nearest a large i64 may be 2^63.
+    return std::trunc(value);
   case Elem::Bool:
     return value != 0 ? 1.0 : 0.0;
   }
