@@ -73,8 +73,7 @@ TEST_CASE("slices with constant, symbolic and negative bounds", "[indexing]") {
 }
 
 TEST_CASE("slices and point indices together", "[indexing]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {2, 5}, {37, 129}}));
-  int64_t a = std::get<0>(sizes), c = std::get<1>(sizes);
+  auto [a, c] = GENERATE(table<int64_t, int64_t>({{1, 1}, {2, 5}, {37, 129}}));
   CAPTURE(a, c);
   Tensor x = Tensor::random({a, 4, c}, rng());
   Tensor expected = ref::slice(x, {0, 2, 0}, {a, 3, c});
@@ -200,8 +199,7 @@ TEST_CASE("transpose, reshape, broadcast", "[indexing]") {
 
 TEST_CASE("indexing moves bool, i32, f64 and bf16 elements alike",
           "[indexing]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}}));
-  int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
+  auto [n, d] = GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}}));
   CAPTURE(n, d);
   Tensor b = Tensor::random({n, d}, rng(), 0, 1, Elem::Bool),
          i = Tensor::random({n, d}, rng(), -1000, 1000, Elem::I32),
@@ -223,8 +221,7 @@ TEST_CASE("indexing moves bool, i32, f64 and bf16 elements alike",
 }
 
 TEST_CASE("a run-time scalar index drops its axis and clamps", "[indexing]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {5, 7}, {129, 37}}));
-  int64_t n = std::get<0>(sizes), d = std::get<1>(sizes);
+  auto [n, d] = GENERATE(table<int64_t, int64_t>({{1, 1}, {5, 7}, {129, 37}}));
   CAPTURE(n, d);
   Tensor x = Tensor::random({n, d}, rng());
   for (int64_t at : {int64_t(-5), int64_t(0), n / 2, n - 1, n + 3, d - 1}) {

@@ -178,10 +178,8 @@ TEST_CASE("rank-0 inputs and results", "[misc]") {
 }
 
 TEST_CASE("broadcasting across three axes", "[misc]") {
-  auto sizes = GENERATE(table<int64_t, int64_t, int64_t>(
+  auto [a, b, c] = GENERATE(table<int64_t, int64_t, int64_t>(
       {{1, 1, 1}, {3, 1, 5}, {1, 7, 1}, {5, 37, 129}}));
-  int64_t a = std::get<0>(sizes), b = std::get<1>(sizes),
-          c = std::get<2>(sizes);
   CAPTURE(a, b, c);
   Tensor x = Tensor::random({a, 1, c}, rng()),
          y = Tensor::random({b, 1}, rng()), z = Tensor::random({c}, rng()),

@@ -18,8 +18,7 @@ ACCY_DECLARE_KERNEL(dense_norm)
 ACCY_DECLARE_KERNEL(layer_norm3)
 
 TEST_CASE("causal attention", "[model]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 16}, {129, 33}}));
-  int64_t t = std::get<0>(sizes), d = std::get<1>(sizes);
+  auto [t, d] = GENERATE(table<int64_t, int64_t>({{1, 1}, {7, 16}, {129, 33}}));
   CAPTURE(t, d);
   Tensor q = Tensor::random({t, d}, rng()), k = Tensor::random({t, d}, rng()),
          v = Tensor::random({t, 5}, rng()), out = Tensor::zeros({t, 5});
@@ -37,8 +36,7 @@ TEST_CASE("causal attention", "[model]") {
 }
 
 TEST_CASE("dense layer with gelu, layer norm and log_softmax", "[model]") {
-  auto sizes = GENERATE(table<int64_t, int64_t>({{1, 3}, {7, 16}, {33, 129}}));
-  int64_t b = std::get<0>(sizes), d = std::get<1>(sizes);
+  auto [b, d] = GENERATE(table<int64_t, int64_t>({{1, 3}, {7, 16}, {33, 129}}));
   CAPTURE(b, d);
   Tensor x = Tensor::random({b, d}, rng()),
          w = Tensor::random({d, 37}, rng(), -0.3, 0.3),
@@ -56,10 +54,8 @@ TEST_CASE("dense layer with gelu, layer norm and log_softmax", "[model]") {
 }
 
 TEST_CASE("layer norm over the last axis of a 3-d tensor", "[model]") {
-  auto sizes = GENERATE(table<int64_t, int64_t, int64_t>(
+  auto [b, t, d] = GENERATE(table<int64_t, int64_t, int64_t>(
       {{1, 1, 1}, {2, 3, 37}, {3, 129, 5}, {2, 5, 1003}}));
-  int64_t b = std::get<0>(sizes), t = std::get<1>(sizes),
-          d = std::get<2>(sizes);
   CAPTURE(b, t, d);
   Tensor x = Tensor::random({b, t, d}, rng(), -3, 5),
          g = Tensor::random({d}, rng()), out = Tensor::zeros({b, t, d});

@@ -87,10 +87,8 @@ TEST_CASE("cumsum and cummax along each axis and in each type", "[scan]") {
 }
 
 TEST_CASE("cumsum along the middle axis of a 3-d tensor", "[scan]") {
-  auto sizes = GENERATE(
+  auto [a, b, c] = GENERATE(
       table<int64_t, int64_t, int64_t>({{1, 1, 1}, {3, 37, 5}, {2, 129, 33}}));
-  int64_t a = std::get<0>(sizes), b = std::get<1>(sizes),
-          c = std::get<2>(sizes);
   CAPTURE(a, b, c);
   Tensor x = Tensor::random({a, b, c}, rng()), out = Tensor::zeros({a, b, c});
   callKernel(KERNEL(cumsum_mid), {&x}, {&out});
