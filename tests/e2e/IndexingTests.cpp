@@ -36,6 +36,7 @@ ACCY_DECLARE_KERNEL(concat_reductions)
 ACCY_DECLARE_KERNEL(gather_computed)
 ACCY_DECLARE_KERNEL(typed_moves)
 ACCY_DECLARE_KERNEL(row_at)
+ACCY_DECLARE_KERNEL(concat_symbolic)
 
 /// Runs a one-result kernel into a fresh f32 tensor of `shape`.
 static Tensor run(void *kernel, std::vector<Tensor *> inputs,
@@ -234,4 +235,19 @@ TEST_CASE("a run-time scalar index drops its axis and clamps", "[indexing]") {
     requireClose(row, expectedRow, 0, 0);
     requireClose(col, expectedCol, 0, 0);
   }
+}
+
+TEST_CASE("concat of parts with unrelated symbolic sizes", "[indexing]") {
+  auto [m, n, d] = GENERATE(
+      table<int64_t, int64_t, int64_t>({{1, 1, 1}, {3, 37, 5}, {129, 2, 33}}));
+  CAPTURE(m, n, d);
+  Tensor a = Tensor::random({m, d}, rng()), b = Tensor::random({n, d}, rng());
+  Tensor total = Tensor::zeros({d}), row = Tensor::zeros({d});
+  callKernel(KERNEL(concat_symbolic), {&a, &b}, {&total, &row});
+  Tensor c = ref::concat({&a, &b, &a}, 0);
+  requireClose(total, ref::reduce(c, {0}, false, ref::Reduce::Sum), 1e-5,
+               1e-6 * double(2 * m + n) + 1e-6);
+  Tensor expected = ref::slice(c, {m + n, 0}, {m + n + 1, d});
+  expected.shape = {d};
+  requireClose(row, expected, 0, 0);
 }
