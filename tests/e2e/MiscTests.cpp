@@ -29,6 +29,7 @@ ACCY_DECLARE_KERNEL(shared_results)
 ACCY_DECLARE_KERNEL(half_casts)
 ACCY_DECLARE_KERNEL(select_scalars)
 ACCY_DECLARE_KERNEL(wraparound)
+ACCY_DECLARE_KERNEL(view_results)
 
 #define SIZES                                                                  \
   auto [n, d] = GENERATE(table<int64_t, int64_t>(                              \
@@ -201,6 +202,25 @@ TEST_CASE("results that are inputs or one value twice", "[misc]") {
   requireClose(outs[0], x, 0, 0);
   requireClose(outs[1], sum);
   requireClose(outs[2], sum);
+}
+
+TEST_CASE("results that are views of an input or of another result", "[misc]") {
+  auto [n, d] = GENERATE(table<int64_t, int64_t>({{1, 1}, {3, 37}, {129, 5}}));
+  CAPTURE(n, d);
+  Tensor x = Tensor::random({n, d}, rng());
+  std::vector<Tensor> outs = {Tensor::zeros({d, n}), Tensor::zeros({n, d}),
+                              Tensor::zeros({d, n}), Tensor::zeros({1, d}),
+                              Tensor::zeros({n, d})};
+  callKernel(KERNEL(view_results), {&x}, pointers(outs));
+  Tensor flat = x, y = ref::map(x, [](double v) { return 2 * v; });
+  flat.shape = {d, n};
+  Tensor last = ref::slice(y, {n - 1, 0}, {n, d});
+  requireClose(outs[0], flat, 0, 0);
+  requireClose(outs[1], y, 0, 0);
+  requireClose(outs[2], ref::transpose(y, {1, 0}), 0, 0);
+  requireClose(outs[3], ref::slice(y, {0, 0}, {1, d}), 0, 0);
+  requireClose(outs[4], ref::map(last, y, [](double a, double) { return a; }),
+               0, 0);
 }
 
 TEST_CASE("casts between f16, bf16, f64 and integers round once", "[misc]") {
