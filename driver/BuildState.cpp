@@ -134,7 +134,8 @@ unsigned BuildState::seedCache(mlir::MLIRContext &context, ProductCache &cache,
       continue;
     }
     for (mlir::ModuleOp kernel : kernelModules(**product)) {
-      cache.store(kernelKey(kernel), kernel);
+      kernel->remove(); // the cache owns it from here
+      cache.store(kernelKey(kernel), shareKernel(kernel));
       ++seeded;
     }
   }

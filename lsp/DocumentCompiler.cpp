@@ -13,11 +13,29 @@
 using namespace accy;
 using namespace accy::lsp;
 
-mlir::ModuleOp CompileResult::product(StageId stage) const {
+bool CompileResult::hasProduct(StageId stage) const {
   if (stage == StageId::Semantic)
-    return semanticStage->product(StageId::Semantic);
-  const auto &p = products[stageIndex(stage)];
-  return p ? p->get() : mlir::ModuleOp();
+    return bool(semanticStage->product(StageId::Semantic));
+  return products[stageIndex(stage)].has_value();
+}
+
+llvm::SmallVector<mlir::ModuleOp> CompileResult::kernels(StageId stage) const {
+  if (stage == StageId::Semantic) {
+    mlir::ModuleOp product = semanticStage->product(StageId::Semantic);
+    return product ? kernelModules(product) : llvm::SmallVector<mlir::ModuleOp>();
+  }
+  llvm::SmallVector<mlir::ModuleOp> modules;
+  if (const auto &made = products[stageIndex(stage)])
+    for (const SharedKernel &kernel : *made)
+      modules.push_back(kernel->module.get());
+  return modules;
+}
+
+mlir::ModuleOp CompileResult::kernel(StageId stage, llvm::StringRef name) const {
+  for (mlir::ModuleOp module : kernels(stage))
+    if (kernelName(module) == name)
+      return module;
+  return nullptr;
 }
 
 std::vector<FailureRecord> CompileResult::failures() const {
@@ -63,23 +81,31 @@ DocumentCompiler::DocumentCompiler(CompileOptions options,
 
 DocumentCompiler::~DocumentCompiler() = default;
 
-/// Runs `stage` on `input` with `cache` and keeps its product in `slot` and
-/// its record in `record`; false when the stage failed.
-static bool runStageInto(StageId stage, mlir::ModuleOp input,
-                         const CompileOptions &options, ProductCache &cache,
-                         const SourceMap &sourceMap,
-                         std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> &slot,
-                         StageRecord &record) {
-  StageOutput out = runStage(stage, input, options.stages, &sourceMap, &cache);
+bool DocumentCompiler::runStageOn(StageId stage, CompileResult &result,
+                                  ProductCache &stageCache) {
+  StageId previous = *previousStage(stage);
+  const SourceMap &sourceMap = result.semanticStage->sourceMap();
+  // The semantic product is the frontend's, the others kernels that carry
+  // their content hashes.
+  StageKernels out =
+      previous == StageId::Semantic
+          ? runStageOnKernels(stage, *context, result.kernels(previous),
+                              options.stages, &sourceMap, &stageCache)
+          : runStageOnKernels(stage, *context,
+                              *result.products[stageIndex(previous)],
+                              options.stages, &sourceMap, &stageCache);
+  StageRecord &record = result.records[stageIndex(stage)];
   record = std::move(out.record);
-  if (!out.product)
+  if (record.status == StageStatus::Failed)
     return false;
-  if (llvm::Error err = verifyChain(input, *out.product)) {
+  llvm::SmallVector<mlir::ModuleOp> made;
+  for (const SharedKernel &kernel : out.kernels)
+    made.push_back(kernel->module.get());
+  if (llvm::Error err = verifyChain(result.kernels(previous), made)) {
     record.failInternally(llvm::toString(std::move(err)));
     return false;
   }
-  slot = std::make_shared<mlir::OwningOpRef<mlir::ModuleOp>>(
-      std::move(out.product));
+  result.products[stageIndex(stage)] = std::move(out.kernels);
   return true;
 }
 
@@ -126,10 +152,7 @@ DocumentCompiler::check(const DocumentSnapshot &document, uint64_t generation,
     if (cancelled.load())
       return nullptr;
     onStage(stage);
-    ok = runStageInto(stage, result->product(*previousStage(stage)), options,
-                      cache, result->semanticStage->sourceMap(),
-                      result->products[stageIndex(stage)],
-                      result->records[stageIndex(stage)]);
+    ok = runStageOn(stage, *result, cache);
   }
   result->elapsed = secondsSince(start);
   result->isComplete =
@@ -145,11 +168,7 @@ DocumentCompiler::generate(const CompileResult &checked) {
   auto start = std::chrono::steady_clock::now();
   std::shared_ptr<CompileResult> result = checked.copy(/*withProducts=*/true);
   const StageId target[] = {StageId::Target};
-  bool ok = runStageInto(StageId::Target, result->product(StageId::Kernel),
-                         options, targetCache,
-                         result->semanticStage->sourceMap(),
-                         result->products[stageIndex(StageId::Target)],
-                         result->records[stageIndex(StageId::Target)]);
+  bool ok = runStageOn(StageId::Target, *result, targetCache);
   result->elapsed += secondsSince(start);
   result->isComplete = true;
   if (ok)
@@ -161,20 +180,12 @@ DocumentCompiler::generate(const CompileResult &checked) {
 void DocumentCompiler::trimCache(ProductCache &stageCache,
                                  const CompileResult &latest,
                                  llvm::ArrayRef<StageId> stages) {
-  size_t live = 0;
+  llvm::StringSet<> live;
   for (StageId stage : stages)
-    if (latest.product(stage))
-      live += kernelModules(latest.product(stage)).size();
-  // Rebuilding costs a clone per product: do it only once the products of
-  // older versions outnumber the live ones.
-  if (stageCache.size() <= 2 * live + 16)
-    return;
-  ProductCache trimmed;
-  for (StageId stage : stages) {
-    if (!latest.product(stage))
-      continue;
-    for (mlir::ModuleOp kernel : kernelModules(latest.product(stage)))
-      trimmed.store(kernelKey(kernel), kernel);
-  }
-  stageCache = std::move(trimmed);
+    for (mlir::ModuleOp kernel : latest.kernels(stage))
+      live.insert(kernelKey(kernel));
+  // Older versions' products stay until they outnumber the live ones: an
+  // undo, or typing back what was there, reuses them.
+  if (stageCache.size() > 2 * live.size() + 16)
+    stageCache.retainOnly(live);
 }

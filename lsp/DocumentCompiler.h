@@ -40,7 +40,13 @@ public:
   uint64_t generation() const { return compileGeneration; }
   /// The semantic stage: frontend diagnostics, sources, source map.
   const Compilation &semantic() const { return *semanticStage; }
-  mlir::ModuleOp product(StageId stage) const;
+  /// Whether `stage` made a product this result holds (it ran, succeeded,
+  /// and its products were not released).
+  bool hasProduct(StageId stage) const;
+  /// The kernel modules of `stage`'s product, in order; none without one.
+  llvm::SmallVector<mlir::ModuleOp> kernels(StageId stage) const;
+  /// The module of `kernel` in `stage`'s product, or null.
+  mlir::ModuleOp kernel(StageId stage, llvm::StringRef name) const;
   const StageRecord &record(StageId stage) const {
     return records[stageIndex(stage)];
   }
@@ -69,9 +75,10 @@ private:
   DocumentSnapshot snapshot;
   uint64_t compileGeneration = 0;
   std::shared_ptr<const Compilation> semanticStage;
-  /// Shared by the two results of one compile.
-  std::array<std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>>, kNumStages>
-      products;
+  /// The kernels of every stage after `semantic` that made a product,
+  /// shared with the document's product caches and with the other result
+  /// of the same compile (never changed: read by any thread).
+  std::array<std::optional<std::vector<SharedKernel>>, kNumStages> products;
   std::array<StageRecord, kNumStages> records;
   double elapsed = 0;
   bool retained = true;
@@ -114,6 +121,11 @@ public:
   }
 
 private:
+  /// Runs `stage` on the kernels of the stage before it in `result`, reusing
+  /// from `stageCache`, and keeps its kernels and record in `result`; false
+  /// when the stage failed.
+  bool runStageOn(StageId stage, CompileResult &result,
+                  ProductCache &stageCache);
   /// Keeps in `stageCache` only the products of `stages` in `latest`, once
   /// older ones outnumber them.
   static void trimCache(ProductCache &stageCache, const CompileResult &latest,

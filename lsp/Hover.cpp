@@ -97,7 +97,7 @@ static std::string expressionHover(const AstSelection &selection,
   ExpressionLanding landing = locateExpression(
       *compiled, selection.item->name, e.range.begin, e.range.end);
   if (!landing.dispatch)
-    return out + (compiled->product(StageId::Dispatch)
+    return out + (compiled->hasProduct(StageId::Dispatch)
                       ? "; no dispatch computes it on its own (folded or "
                         "fused away)."
                       : "; the dispatch stage did not run.");

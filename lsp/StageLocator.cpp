@@ -12,16 +12,6 @@
 using namespace accy;
 using namespace accy::lsp;
 
-mlir::ModuleOp accy::lsp::findKernelModule(mlir::ModuleOp product,
-                                           llvm::StringRef kernel) {
-  if (!product)
-    return nullptr;
-  for (mlir::ModuleOp module : kernelModules(product))
-    if (kernelName(module) == kernel)
-      return module;
-  return nullptr;
-}
-
 /// The node ordinals of `kernel` whose source span is exactly [begin, end).
 static std::set<unsigned> ordinalsOf(const CompileResult &result,
                                      llvm::StringRef kernel, uint32_t begin,
@@ -116,8 +106,7 @@ ExpressionLanding accy::lsp::locateExpression(const CompileResult &result,
                                               llvm::StringRef kernel,
                                               uint32_t begin, uint32_t end) {
   ExpressionLanding landing;
-  mlir::ModuleOp dispatchModule =
-      findKernelModule(result.product(StageId::Dispatch), kernel);
+  mlir::ModuleOp dispatchModule = result.kernel(StageId::Dispatch, kernel);
   if (!dispatchModule)
     return landing;
   std::set<unsigned> ordinals = ordinalsOf(result, kernel, begin, end);
@@ -125,8 +114,7 @@ ExpressionLanding accy::lsp::locateExpression(const CompileResult &result,
   if (!landing.dispatch)
     return landing;
   landing.schedule = scheduleOf(dispatchModule, *landing.dispatch);
-  if (mlir::ModuleOp kernelModule =
-          findKernelModule(result.product(StageId::Kernel), kernel))
+  if (mlir::ModuleOp kernelModule = result.kernel(StageId::Kernel, kernel))
     landing.gpuKernels = gpuKernelsOf(kernelModule, *landing.dispatch);
   return landing;
 }

@@ -31,9 +31,6 @@ ExpressionLanding locateExpression(const CompileResult &result,
                                    llvm::StringRef kernel, uint32_t begin,
                                    uint32_t end);
 
-/// The kernel module named `kernel` of a product, or null.
-mlir::ModuleOp findKernelModule(mlir::ModuleOp product, llvm::StringRef kernel);
-
 } // namespace accy::lsp
 
 #endif // ACCY_LSP_STAGELOCATOR_H

@@ -2,7 +2,6 @@
 
 #include "StageOutput.h"
 
-#include "StageLocator.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
@@ -19,12 +18,11 @@ accy::lsp::findStageOutput(const CompileResult &result, llvm::StringRef kernel,
         "unknown stage '" + stage.str() +
         "' (expected semantic, contract, tensor, dispatch, memory, kernel or "
         "target)");
-  mlir::ModuleOp product = result.product(*id);
-  if (!product)
+  if (!result.hasProduct(*id))
     return llvm::createStringError("the " + stage.str() +
                                    " stage has no product for this version "
                                    "(an earlier stage failed)");
-  mlir::ModuleOp module = findKernelModule(product, kernel);
+  mlir::ModuleOp module = result.kernel(*id, kernel);
   if (!module)
     return llvm::createStringError("no kernel '" + kernel.str() +
                                    "' in the " + stage.str() + " product");

@@ -62,10 +62,15 @@ llvm::Error accy::verifyProduct(ModuleOp product, StageId stage) {
 }
 
 llvm::Error accy::verifyChain(ModuleOp predecessor, ModuleOp product) {
+  return verifyChain(kernelModules(predecessor), kernelModules(product));
+}
+
+llvm::Error accy::verifyChain(llvm::ArrayRef<ModuleOp> predecessor,
+                              llvm::ArrayRef<ModuleOp> made) {
   llvm::StringMap<llvm::StringRef> keys;
-  for (ModuleOp kernel : kernelModules(predecessor))
+  for (ModuleOp kernel : predecessor)
     keys[kernelName(kernel)] = kernelKey(kernel);
-  for (ModuleOp kernel : kernelModules(product)) {
+  for (ModuleOp kernel : made) {
     auto input = kernel->getAttrOfType<StringAttr>(kInputKeyAttr);
     auto it = keys.find(kernelName(kernel));
     if (!input || it == keys.end() || it->second != input.getValue())

@@ -6,26 +6,34 @@
 
 using namespace accy;
 
-mlir::OwningOpRef<mlir::ModuleOp>
-ProductCache::lookup(llvm::StringRef key) const {
+KernelProduct::KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> made)
+    : module(std::move(made)),
+      contentHash(accy::contentHash(productBytes(module.get()))) {}
+
+SharedKernel ProductCache::lookup(llvm::StringRef key) const {
   auto it = entries.find(key);
-  if (it == entries.end())
-    return nullptr;
-  // OwningOpRef gives out its op only through non-const access.
-  return const_cast<Entry &>(it->second).kernel->clone();
+  return it == entries.end() ? nullptr : it->second.kernel;
 }
 
-void ProductCache::store(llvm::StringRef key, mlir::ModuleOp kernelModule,
+void ProductCache::store(llvm::StringRef key, SharedKernel kernel,
                          std::optional<uint64_t> fingerprint) {
   Entry &entry = entries[key];
-  entry.kernel = kernelModule.clone();
-  entry.contentHash = accy::contentHash(productBytes(kernelModule));
+  entry.kernel = std::move(kernel);
   entry.fingerprint = fingerprint;
+}
+
+void ProductCache::retainOnly(const llvm::StringSet<> &keys) {
+  for (auto it = entries.begin(); it != entries.end();) {
+    auto current = it++;
+    if (!keys.contains(current->first()))
+      entries.erase(current);
+  }
 }
 
 llvm::StringRef ProductCache::contentHash(llvm::StringRef key) const {
   auto it = entries.find(key);
-  return it == entries.end() ? llvm::StringRef() : it->second.contentHash;
+  return it == entries.end() ? llvm::StringRef()
+                             : llvm::StringRef(it->second.kernel->contentHash);
 }
 
 std::optional<uint64_t> ProductCache::fingerprint(llvm::StringRef key) const {

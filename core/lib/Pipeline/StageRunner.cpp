@@ -356,57 +356,61 @@ private:
   std::vector<PipelineRun *> idle;
 };
 
+/// A kernel a stage run starts from, and the content hash of its bytes
+/// when that is known without serializing it.
+struct KernelInput {
+  ModuleOp module;
+  llvm::StringRef contentHash;
+};
+
 /// One kernel of a stage run.
 struct KernelJob {
   ModuleOp input;
   KernelStageRecord record;
-  OwningOpRef<ModuleOp> made;
+  SharedKernel reused;        // from the cache, when its key was there
+  OwningOpRef<ModuleOp> made; // compiled by this run
   std::vector<FailureRecord> failures;
 };
 } // namespace
 
-StageOutput accy::runStage(StageId stage, ModuleOp input,
-                           const StageOptions &options,
-                           const SourceMap *sourceMap, ProductCache *cache) {
+static StageKernels runOnKernels(StageId stage, MLIRContext &context,
+                                 llvm::ArrayRef<KernelInput> inputs,
+                                 const StageOptions &options,
+                                 const SourceMap *sourceMap,
+                                 ProductCache *cache) {
   auto start = std::chrono::steady_clock::now();
-  MLIRContext *context = input.getContext();
-  StageOutput out;
+  StageKernels out;
   StageRecord &record = out.record;
   record.stage = stage;
-
-  if (llvm::Error err = verifyProduct(input, *previousStage(stage))) {
-    record.failInternally(llvm::toString(std::move(err)));
-    return out;
-  }
 
   // Keys first, and the products the cache already holds.
   std::string stageOptions = options.canonicalText(stage);
   std::vector<KernelJob> jobs;
   std::vector<KernelJob *> toCompile;
-  for (ModuleOp kernel : kernelModules(input)) {
+  for (const KernelInput &input : inputs) {
     KernelJob &job = jobs.emplace_back();
-    job.input = kernel;
-    job.record.kernel = kernelName(kernel).str();
-    // The hash its producer recorded, where the cache has it.
-    llvm::StringRef known = cache ? cache->contentHash(kernelKey(kernel)) : "";
-    job.record.inputHash =
-        known.empty() ? contentHash(productBytes(kernel)) : known.str();
+    job.input = input.module;
+    job.record.kernel = kernelName(input.module).str();
+    job.record.inputHash = input.contentHash.empty()
+                               ? contentHash(productBytes(input.module))
+                               : input.contentHash.str();
     job.record.key = computeProductKey(
         {stage, options.buildId, stageOptions, job.record.inputHash});
-    job.made = cache ? cache->lookup(job.record.key) : nullptr;
-    job.record.status = job.made ? StageStatus::Reused : StageStatus::Compiled;
+    job.reused = cache ? cache->lookup(job.record.key) : nullptr;
+    job.record.status =
+        job.reused ? StageStatus::Reused : StageStatus::Compiled;
   }
   for (KernelJob &job : jobs)
-    if (!job.made)
+    if (!job.reused)
       toCompile.push_back(&job);
 
   installFatalErrorHandler();
-  PassExecutionGuard::install(context);
+  PassExecutionGuard::install(&context);
   RunningKernels &running = runningKernels();
 
   // Then every other kernel, on several threads when the context has them:
   // kernels are independent, and each job writes only its own slot.
-  PipelinePool pool(context, stage, options);
+  PipelinePool pool(&context, stage, options);
   auto compile = [&](KernelJob *job) {
     PipelineRun *run = pool.acquire();
     job->made = job->input.clone();
@@ -417,39 +421,41 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
       job->made = nullptr;
       job->record.status = StageStatus::Failed;
     } else {
-      Builder b(context);
+      Builder b(&context);
       (*job->made)->setAttr(kKeyAttr, b.getStringAttr(job->record.key));
       (*job->made)->setAttr(kInputKeyAttr,
                             b.getStringAttr(kernelKey(job->input)));
     }
     pool.release(run);
   };
-  if (context->isMultithreadingEnabled() && toCompile.size() > 1) {
+  if (context.isMultithreadingEnabled() && toCompile.size() > 1) {
     PipelineRun *first = pool.acquire();
-    first->loadDependentDialects(context);
+    first->loadDependentDialects(&context);
     pool.release(first);
-    parallelForEach(context, toCompile, compile);
+    parallelForEach(&context, toCompile, compile);
   } else
     llvm::for_each(toCompile, compile);
   pool.collect(record);
 
-  // The product, in kernel order.
-  OwningOpRef<ModuleOp> product = createProduct(*context, stage);
+  // The kernels, in input order.
   std::string stageKeyText, stageFingerprintText;
   for (KernelJob &job : jobs) {
     record.failures.insert(record.failures.end(), job.failures.begin(),
                            job.failures.end());
-    if (job.made) {
+    if (job.reused || job.made) {
       std::optional<uint64_t> known =
           cache ? cache->fingerprint(job.record.key) : std::nullopt;
+      SharedKernel kernel =
+          job.reused ? std::move(job.reused) : shareKernel(std::move(job.made));
       job.record.fingerprint =
-          known ? *known : fingerprintOf(fingerprintText(stage, *job.made));
+          known ? *known
+                : fingerprintOf(fingerprintText(stage, kernel->module.get()));
       if (cache && job.record.status == StageStatus::Compiled)
-        cache->store(job.record.key, *job.made, job.record.fingerprint);
+        cache->store(job.record.key, kernel, job.record.fingerprint);
       stageKeyText += job.record.key;
       stageFingerprintText += job.record.kernel + ":" +
                               fingerprintHex(job.record.fingerprint) + ";";
-      product->getBody()->push_back(job.made.release());
+      out.kernels.push_back(std::move(kernel));
     }
     record.kernels.push_back(std::move(job.record));
   }
@@ -461,10 +467,62 @@ StageOutput accy::runStage(StageId stage, ModuleOp input,
                        .count();
   if (!record.failures.empty()) {
     record.status = StageStatus::Failed;
-    return out; // no partial product
+    out.kernels.clear(); // no partial product
+    return out;
   }
   record.status = !toCompile.empty() || jobs.empty() ? StageStatus::Compiled
                                                      : StageStatus::Reused;
-  out.product = std::move(product);
+  return out;
+}
+
+StageKernels accy::runStageOnKernels(StageId stage, MLIRContext &context,
+                                     llvm::ArrayRef<ModuleOp> inputs,
+                                     const StageOptions &options,
+                                     const SourceMap *sourceMap,
+                                     ProductCache *cache) {
+  std::vector<KernelInput> known;
+  for (ModuleOp kernel : inputs)
+    // The hash its producer recorded, where the cache has it.
+    known.push_back(
+        {kernel, cache ? cache->contentHash(kernelKey(kernel)) : ""});
+  return runOnKernels(stage, context, known, options, sourceMap, cache);
+}
+
+StageKernels accy::runStageOnKernels(StageId stage, MLIRContext &context,
+                                     llvm::ArrayRef<SharedKernel> inputs,
+                                     const StageOptions &options,
+                                     const SourceMap *sourceMap,
+                                     ProductCache *cache) {
+  std::vector<KernelInput> known;
+  for (const SharedKernel &kernel : inputs)
+    known.push_back({kernel->module.get(), kernel->contentHash});
+  return runOnKernels(stage, context, known, options, sourceMap, cache);
+}
+
+StageOutput accy::runStage(StageId stage, ModuleOp input,
+                           const StageOptions &options,
+                           const SourceMap *sourceMap, ProductCache *cache) {
+  StageOutput out;
+  if (llvm::Error err = verifyProduct(input, *previousStage(stage))) {
+    out.record.stage = stage;
+    out.record.failInternally(llvm::toString(std::move(err)));
+    return out;
+  }
+  MLIRContext &context = *input.getContext();
+  StageKernels made = runStageOnKernels(stage, context, kernelModules(input),
+                                        options, sourceMap, cache);
+  out.record = std::move(made.record);
+  if (out.record.status == StageStatus::Failed)
+    return out;
+  out.product = createProduct(context, stage);
+  for (SharedKernel &kernel : made.kernels) {
+    // A kernel nobody else holds (no cache) moves into the product; one the
+    // cache shares is copied.
+    ModuleOp module =
+        kernel.use_count() == 1
+            ? const_cast<KernelProduct &>(*kernel).module.release()
+            : kernel->module.get().clone();
+    out.product->getBody()->push_back(module);
+  }
   return out;
 }

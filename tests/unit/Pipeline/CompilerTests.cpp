@@ -4,6 +4,7 @@
 
 #include "PipelineTestUtil.h"
 
+#include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/StageRunner.h"
 
@@ -122,6 +123,58 @@ TEST_CASE("a second compile reuses every unchanged kernel by key",
   // Reused products are the same products.
   CHECK(kernelBytes(first, StageId::Target).at("rowsum") ==
         kernelBytes(second, StageId::Target).at("rowsum"));
+}
+
+TEST_CASE("kernels run stage by stage share reused products with the cache, "
+          "copying none",
+          "[compiler][incremental]") {
+  auto context = makeContext();
+  CompileOptions options = defaultOptions();
+  Compilation first = compile(*context, kTwoKernels, options);
+  Compilation second = compile(*context, kScaleEdited, options);
+  REQUIRE(first.succeeded());
+  REQUIRE(second.succeeded());
+  // Contract, then tensor on contract's kernels (whose hashes they carry),
+  // for both versions through one cache, as the language server runs them.
+  ProductCache cache;
+  auto twoStages = [&](const Compilation &c) {
+    StageKernels contract = runStageOnKernels(
+        StageId::Contract, *context,
+        kernelModules(c.product(StageId::Semantic)), options.stages,
+        &c.sourceMap(), &cache);
+    REQUIRE(contract.record.status != StageStatus::Failed);
+    StageKernels tensor =
+        runStageOnKernels(StageId::Tensor, *context, contract.kernels,
+                          options.stages, &c.sourceMap(), &cache);
+    REQUIRE(tensor.record.status != StageStatus::Failed);
+    return std::make_pair(std::move(contract), std::move(tensor));
+  };
+  auto [contract1, tensor1] = twoStages(first);
+  auto [contract2, tensor2] = twoStages(second);
+  REQUIRE(tensor2.kernels.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const KernelStageRecord &record = tensor2.record.kernels[i];
+    CAPTURE(record.kernel);
+    bool reused = record.kernel == "rowsum";
+    CHECK(record.status ==
+          (reused ? StageStatus::Reused : StageStatus::Compiled));
+    // A reused kernel is the very product the first run made.
+    CHECK((contract2.kernels[i] == contract1.kernels[i]) == reused);
+    CHECK((tensor2.kernels[i] == tensor1.kernels[i]) == reused);
+    CHECK(cache.lookup(record.key) == tensor2.kernels[i]);
+    // The hash a kernel carries is that of its bytes.
+    CHECK(tensor2.kernels[i]->contentHash ==
+          contentHash(productBytes(tensor2.kernels[i]->module.get())));
+  }
+  // The product-level runner gives the same kernels, as copies.
+  StageOutput product =
+      runStage(StageId::Contract, second.product(StageId::Semantic),
+               options.stages, &second.sourceMap(), &cache);
+  REQUIRE(product.product);
+  CHECK(productBytes(kernelModules(*product.product)[1]) ==
+        productBytes(contract2.kernels[1]->module.get()));
+  CHECK(kernelModules(*product.product)[1] !=
+        contract2.kernels[1]->module.get());
 }
 
 TEST_CASE("keys change when and only when an input that matters changes",

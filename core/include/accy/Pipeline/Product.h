@@ -33,6 +33,9 @@ llvm::Error verifyProduct(mlir::ModuleOp product, StageId stage);
 /// Checks that every kernel of `product` names, as its input key, the key of
 /// the same kernel in `predecessor`.
 llvm::Error verifyChain(mlir::ModuleOp predecessor, mlir::ModuleOp product);
+/// The same for the kernel modules of two products.
+llvm::Error verifyChain(llvm::ArrayRef<mlir::ModuleOp> predecessor,
+                        llvm::ArrayRef<mlir::ModuleOp> made);
 
 } // namespace accy
 

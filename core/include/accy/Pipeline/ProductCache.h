@@ -5,28 +5,45 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace accy {
+
+/// A kernel product: a standalone kernel module (keys set) and the content
+/// hash of its bytes (what the next stage's key hashes). Shared by the
+/// product cache and by every compile that made or reused it, so a reuse
+/// copies nothing; never changed once made, as its readers may be on other
+/// threads.
+struct KernelProduct {
+  explicit KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> module);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::string contentHash;
+};
+using SharedKernel = std::shared_ptr<const KernelProduct>;
+
+inline SharedKernel shareKernel(mlir::OwningOpRef<mlir::ModuleOp> module) {
+  return std::make_shared<const KernelProduct>(std::move(module));
+}
 
 /// Kernel products by product key, for in-process reuse (accyc build, the
 /// language server). A key names everything a product depends on, so a hit
 /// is always valid; nothing else is consulted.
 ///
 /// With each product it keeps what its key determines and a reuse would
-/// otherwise recompute by serializing the product: its content hash (what
-/// the next stage's key hashes) and its fingerprint. A file of 50 kernels
-/// edited in one then serializes one kernel per stage, not 50.
+/// otherwise recompute by serializing the product: its content hash and its
+/// fingerprint. A file of 50 kernels edited in one then serializes one
+/// kernel per stage, not 50.
 class ProductCache {
 public:
-  /// A copy of the kernel module stored under `key`, or null.
-  mlir::OwningOpRef<mlir::ModuleOp> lookup(llvm::StringRef key) const;
-  /// Stores a copy of `kernelModule` (a kernel of a product, keys set) and
-  /// its content hash; `fingerprint` when the stage that made it has one.
-  void store(llvm::StringRef key, mlir::ModuleOp kernelModule,
+  /// The kernel product stored under `key`, or null.
+  SharedKernel lookup(llvm::StringRef key) const;
+  /// Stores `kernel`; `fingerprint` when the stage that made it has one.
+  void store(llvm::StringRef key, SharedKernel kernel,
              std::optional<uint64_t> fingerprint = std::nullopt);
   /// The content hash of the kernel stored under `key`, or empty.
   llvm::StringRef contentHash(llvm::StringRef key) const;
@@ -34,11 +51,12 @@ public:
   std::optional<uint64_t> fingerprint(llvm::StringRef key) const;
   size_t size() const { return entries.size(); }
   void clear() { entries.clear(); }
+  /// Forgets every product whose key is not in `keys`.
+  void retainOnly(const llvm::StringSet<> &keys);
 
 private:
   struct Entry {
-    mlir::OwningOpRef<mlir::ModuleOp> kernel;
-    std::string contentHash;
+    SharedKernel kernel;
     std::optional<uint64_t> fingerprint;
   };
   llvm::StringMap<Entry> entries;

@@ -2,6 +2,7 @@
 #ifndef ACCY_PIPELINE_STAGERUNNER_H
 #define ACCY_PIPELINE_STAGERUNNER_H
 
+#include "accy/Pipeline/ProductCache.h"
 #include "accy/Pipeline/StageRecord.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -16,7 +17,6 @@ class OpPassManager;
 
 namespace accy {
 
-class ProductCache;
 class SourceMap;
 
 struct StageOptions {
@@ -51,6 +51,29 @@ struct StageOutput {
 StageOutput runStage(StageId stage, mlir::ModuleOp input,
                      const StageOptions &options, const SourceMap *sourceMap,
                      ProductCache *cache);
+
+/// What runStageOnKernels made: the kernels of the stage's product, in input
+/// order (none when the record says the stage failed).
+struct StageKernels {
+  std::vector<SharedKernel> kernels;
+  StageRecord record;
+};
+
+/// runStage on the kernel modules of a product, without the product around
+/// them: `inputs` are kernel modules of the previous stage (keys set), in
+/// `context`. The kernels made are shared with `cache`, so a kernel reused
+/// by key costs no copy; a caller that keeps products per kernel (the
+/// language server) pays nothing for the kernels an edit did not touch.
+StageKernels runStageOnKernels(StageId stage, mlir::MLIRContext &context,
+                               llvm::ArrayRef<mlir::ModuleOp> inputs,
+                               const StageOptions &options,
+                               const SourceMap *sourceMap, ProductCache *cache);
+/// The same on kernels a stage run made, whose content hashes they carry
+/// (`cache` may then be another stage's, as it need not know them).
+StageKernels runStageOnKernels(StageId stage, mlir::MLIRContext &context,
+                               llvm::ArrayRef<SharedKernel> inputs,
+                               const StageOptions &options,
+                               const SourceMap *sourceMap, ProductCache *cache);
 
 } // namespace accy
 
