@@ -105,6 +105,21 @@ func.func @casts(%h: tensor<4xf16>, %b: tensor<4xi1>) -> (tensor<4xf32>, tensor<
 
 // -----
 
+// f16 and bf16 have the same width: a cast between them goes through f32
+// (arith.truncf bf16 -> f16 does not verify).
+// CHECK-LABEL: func.func @half_casts
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @half_casts(%b: tensor<4xbf16>, %h: tensor<4xf16>) -> (tensor<4xf16>, tensor<4xbf16>) {
+  %0 = choir.cast %b : tensor<4xbf16> -> tensor<4xf16>
+  %1 = choir.cast %h : tensor<4xf16> -> tensor<4xbf16>
+  return %0, %1 : tensor<4xf16>, tensor<4xbf16>
+}
+
+// -----
+
 // A splat constant and full are fills of an empty tensor; other constants
 // are arith.constant.
 // CHECK-LABEL: func.func @constants

@@ -43,6 +43,11 @@ Value tensorstage::convertScalar(OpBuilder &b, Location loc, Value v,
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat) {
+    // f16 and bf16 have the same width, so neither extends nor truncates the
+    // other: go through f32, which holds both exactly (one rounding).
+    if (fromFloat.getWidth() == toFloat.getWidth())
+      return convertScalar(b, loc, convertScalar(b, loc, v, b.getF32Type()),
+                           to);
     if (fromFloat.getWidth() < toFloat.getWidth())
       return b.create<arith::ExtFOp>(loc, to, v);
     return b.create<arith::TruncFOp>(loc, to, v);
