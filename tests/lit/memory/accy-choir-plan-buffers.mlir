@@ -66,3 +66,39 @@ module {
     }
   }
 }
+
+// -----
+
+// A buffer sized by the dimensions of a collapsed view: each dimension of
+// the collapse_shape is the product of the source dimensions its group
+// reassociates (A * B, then C), whichever group it is.
+
+#id2 = affine_map<(i, j) -> (i, j)>
+module {
+  module @flat attributes {accy.kernel = "flat", accy.targets = ["sm_90"]} {
+    func.func @flat(%x: memref<?x?x?xf32>, %out0: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.entry} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %v = memref.collapse_shape %x [[0, 1], [2]] : memref<?x?x?xf32> into memref<?x?xf32>
+      %rows = memref.dim %v, %c0 : memref<?x?xf32>
+      %cols = memref.dim %v, %c1 : memref<?x?xf32>
+      %a = memref.alloc(%rows, %cols) : memref<?x?xf32>
+      linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%v : memref<?x?xf32>) outs(%a : memref<?x?xf32>) attrs = {accy.dispatch = {id = 0 : i64}} {
+      ^bb0(%in: f32, %o: f32):
+        %t = math.exp %in : f32
+        linalg.yield %t : f32
+      }
+      linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32>) outs(%out0 : memref<?x?xf32>) attrs = {accy.dispatch = {id = 1 : i64}} {
+      ^bb0(%in: f32, %o: f32):
+        %t = math.log %in : f32
+        linalg.yield %t : f32
+      }
+      return
+    }
+  }
+}
+
+// CHECK-DAG: #[[FLATBYTES:.+]] = affine_map<()[s0, s1, s2, s3, s4] -> (((s0 * s1) * s2) * 4)>
+// CHECK-DAG: #[[FLATSHAPE:.+]] = affine_map<()[s0, s1, s2, s3, s4] -> (s0 * s1, s2)>
+// CHECK-LABEL: module @flat
+// CHECK-SAME:    buffers = [{alignment = 64 : i64, bytes = #[[FLATBYTES]], element = f32, id = 0 : i64, live = array<i64: 0, 1>, reuses = 0 : i64, shape = #[[FLATSHAPE]], space = "global"}]

@@ -78,8 +78,12 @@ FailureOr<AffineExpr> ArgumentDims::traceDim(Value value, unsigned dim) const {
     return traceDim(cast.getSource(), dim);
   // Views: the sizes of reshapes and subviews, in terms of their source.
   if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def)) {
+    // getReassociationIndices() returns a temporary: the range-for must own
+    // it, or the indices it walks are freed before the first iteration.
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
     AffineExpr size = getAffineConstantExpr(1, context);
-    for (int64_t sourceDim : collapse.getReassociationIndices()[dim]) {
+    for (int64_t sourceDim : groups[dim]) {
       FailureOr<AffineExpr> part = traceDim(collapse.getSrc(), sourceDim);
       if (failed(part))
         return failure();
