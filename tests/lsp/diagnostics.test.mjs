@@ -1,6 +1,8 @@
 // Diagnostics of each kind, introduced by an edit after multi-byte and
 // astral-plane characters, on the right UTF-16 range; their clearing; and
-// versioned publishing that never shows a stale version.
+// versioned publishing that never shows a stale version. Verifier and pass
+// failures, which no valid program provokes (f64 exp compiles since
+// 170993b), are in faults.test.mjs, made by the ACCY_INJECT_FAULT test hook.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -46,51 +48,23 @@ async function expectError(s, change, text, { source, code, at, length }) {
   return d;
 }
 
-test('a frontend error, a verifier failure and a pass failure, each on its UTF-16 range, then cleared', async () => {
+test('a frontend error on its UTF-16 range, pulled as pushed, then cleared', async () => {
   const s = await opened({});
   try {
     // Frontend: an unknown name.
     let [change, text] = replace(good, 'exp(x) + x', 'exp(x) + y');
-    let d = await expectError(s, change, text,
+    const d = await expectError(s, change, text,
       { source: 'accy-frontend', code: 'E0022', at: 'y;', length: 1 });
     assert.match(d.message, /'y'/);
-
-    // Cleared when fixed: an empty list for the new version.
-    [change, text] = replace(text, 'exp(x) + y', 'exp(x) + x');
-    let version = s.change(uri, [change]);
-    assert.deepEqual((await s.diagnosticsFor(uri, version)).diagnostics, []);
-
-    // Verifier failure in the tensor stage: an f16 -> bf16 cast.
-    const cast = 'kernel k(x: f16[N]) -> bf16[N] {\n  /* é€😀 */ return cast<bf16>(x);\n}\n';
-    version = s.change(uri, [{ text: cast }]);
-    let published = await s.diagnosticsFor(uri, version);
-    assert.equal(published.diagnostics.length, 1, JSON.stringify(published));
-    d = published.diagnostics[0];
-    assert.equal(d.source, 'accy-choir-tensor');
-    assert.match(d.message, /verifier failure/);
-    const castAt = positionOf(cast, 'cast<bf16>(x)');
-    assert.deepEqual(d.range, { start: castAt, end: { line: castAt.line, character: castAt.character + 'cast<bf16>(x)'.length } });
-
-    // Pass failure in the target stage: exp on f64. The diagnostics of the
-    // checked program come first (none), then those of code generation.
-    const f64 = 'kernel k(x: f64[N]) -> f64[N] {\n  /* é€😀 */ return exp(x);\n}\n';
-    version = s.change(uri, [{ text: f64 }]);
-    const forVersion = () => s.diagnostics.filter((p) => p.uri === uri && p.version === version);
-    published = await s.until(() => forVersion().find((p) => p.diagnostics.length), 'the target stage\'s diagnostics');
-    assert.deepEqual(forVersion().map((p) => p.diagnostics.length), [0, 1]);
-    d = published.diagnostics[0];
-    assert.equal(d.source, 'accy-choir-target');
-    assert.equal(d.code, 'accy-choir-legalize-math');
-    assert.match(d.message, /pass failure in kernel 'k'/);
-    const expAt = positionOf(f64, 'exp(x)');
-    assert.deepEqual(d.range, { start: expAt, end: { line: expAt.line, character: expAt.character + 6 } });
 
     // Pull diagnostics agree with the pushed ones.
     const pulled = await s.request('textDocument/diagnostic', { textDocument: { uri } });
     assert.equal(pulled.kind, 'full');
-    assert.deepEqual(pulled.items, published.diagnostics);
+    assert.deepEqual(pulled.items, [d]);
 
-    version = s.change(uri, [{ text: good }]);
+    // Cleared when fixed: an empty list for the new version.
+    [change, text] = replace(text, 'exp(x) + y', 'exp(x) + x');
+    const version = s.change(uri, [change]);
     assert.deepEqual((await s.diagnosticsFor(uri, version)).diagnostics, []);
     assert.deepEqual((await s.request('textDocument/diagnostic', { textDocument: { uri } })).items, []);
   } finally {

@@ -1,8 +1,9 @@
 // Fault containment: an internal failure inside a pass (a failure it
-// signals, a crash, a fatal error), injected with the ACCY_INJECT_FAULT test
-// hook (core/include/accy/Support/CrashContainment.h), becomes a diagnostic naming the
-// stage (`source`) and the pass (`code`), and the server keeps serving that
-// document and the others.
+// signals, IR it leaves that does not verify, a crash, a fatal error),
+// injected with the ACCY_INJECT_FAULT test hook
+// (core/include/accy/Support/CrashContainment.h), becomes a diagnostic naming
+// the stage (`source`) and the pass (`code`), and the server keeps serving
+// that document and the others.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -90,6 +91,64 @@ test('a fatal error (llvm::report_fatal_error) in a pass, on every kernel at onc
     // Again, on the next version: recovery is not once only.
     const version = s.change(a.uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '// edited\n' }]);
     assert.equal((await s.diagnosticsFor(a.uri, version, 60000)).diagnostics.length, 2);
+    assert.equal(await s.shutdownAndExit(), 0);
+  } finally {
+    s.kill();
+  }
+});
+
+test('a pass that leaves IR that does not verify: one verifier failure naming stage and pass, on the kernel\'s UTF-16 range, then cleared', async () => {
+  const s = await faultySession('accy-choir-reduction-lower:invalid:broken');
+  try {
+    // 2-, 3- and 4-byte characters (😀 is two UTF-16 units) before the
+    // kernel's name, so UTF-16 and byte columns differ.
+    const text = '/* é€😀 */ kernel broken(x: f32[N, D]) -> f32[N] {\n  return max(x, axis=1);\n}\n' +
+                 'kernel fine(x: f32[N, D]) -> f32[N] {\n  return max(x, axis=1);\n}\n';
+    const uri = uriOf(path.join(inputs, 'invalid.accy'));
+    s.open(uri, text);
+    const { diagnostics } = await s.diagnosticsFor(uri, 1, 60000);
+    assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
+    const d = of(diagnostics, 'broken');
+    assert.equal(d.source, 'accy-choir-tensor');
+    assert.equal(d.code, 'accy-choir-reduction-lower');
+    assert.equal(d.severity, 1);
+    assert.match(d.message, /^'builtin\.module' can only contain attributes with dialect-prefixed names, found: 'ACCY_INJECT_FAULT' \(verifier failure in kernel 'broken'\)$/);
+    const at = positionOf(text, 'broken');
+    assert.deepEqual(d.range, { start: at, end: { line: at.line, character: at.character + 'broken'.length } });
+    // Renamed, the kernel is no longer the fault's: the next version is clean.
+    const version = s.change(uri, [{ text: text.replace('broken', 'mended') }]);
+    assert.deepEqual((await s.diagnosticsFor(uri, version, 60000)).diagnostics, []);
+    assert.equal(await s.shutdownAndExit(), 0);
+  } finally {
+    s.kill();
+  }
+});
+
+test('a pass failure in the target stage, after the checked program was published: published again on its UTF-16 range, pulled as pushed, then cleared', async () => {
+  const s = await faultySession('accy-choir-legalize-math:fail:k');
+  try {
+    const text = '/* é€😀 */ kernel k(x: f64[N]) -> f64[N] {\n  return exp(x);\n}\n';
+    const uri = uriOf(path.join(inputs, 'target-failure.accy'));
+    s.open(uri, text);
+    // The diagnostics of the checked program come first (none), then those
+    // of code generation, for the same version.
+    const ofVersion1 = () => s.diagnostics.filter((p) => p.uri === uri && p.version === 1);
+    const published = await s.until(() => ofVersion1().find((p) => p.diagnostics.length),
+                                    'the target stage\'s diagnostics', 60000);
+    assert.deepEqual(ofVersion1().map((p) => p.diagnostics.length), [0, 1]);
+    const [d] = published.diagnostics;
+    assert.equal(d.source, 'accy-choir-target');
+    assert.equal(d.code, 'accy-choir-legalize-math');
+    assert.match(d.message, /^ACCY_INJECT_FAULT: 'accy-choir-legalize-math' fails \(pass failure in kernel 'k'\)$/);
+    const at = positionOf(text, 'k(');
+    assert.deepEqual(d.range, { start: at, end: { line: at.line, character: at.character + 1 } });
+    const pulled = await s.request('textDocument/diagnostic', { textDocument: { uri } });
+    assert.equal(pulled.kind, 'full');
+    assert.deepEqual(pulled.items, published.diagnostics);
+    // Renamed, the kernel is no longer the fault's: cleared, pushed and pulled.
+    const version = s.change(uri, [{ text: text.replace('k(', 'k2(') }]);
+    assert.deepEqual((await s.diagnosticsFor(uri, version, 60000)).diagnostics, []);
+    assert.deepEqual((await s.request('textDocument/diagnostic', { textDocument: { uri } })).items, []);
     assert.equal(await s.shutdownAndExit(), 0);
   } finally {
     s.kill();

@@ -154,7 +154,7 @@ private:
     const std::optional<InjectedFault> &fault = injectedFault();
     auto body = [&] {
       if (fault)
-        inject(*fault, *exec, root);
+        return inject(*fault, *exec, root, transform);
       transform();
     };
     NestedCrash *crash = runningKernels().find(root);
@@ -188,18 +188,51 @@ private:
     crash->crashed.store(true);
   }
 
+  /// Runs the pass (`transform`) with the fault where it applies.
   static void inject(const InjectedFault &fault,
-                     const PassExecutionAction &exec, Operation *root) {
+                     const PassExecutionAction &exec, Operation *root,
+                     llvm::function_ref<void()> transform) {
     auto module = dyn_cast<ModuleOp>(root);
     llvm::StringRef kernel = module && module->hasAttr(kKernelAttr)
                                  ? kernelName(module)
                                  : llvm::StringRef();
     if (!fault.appliesTo(exec.getPass().getArgument(), kernel))
-      return;
-    if (fault.mode != InjectedFault::Fail)
+      return transform();
+    switch (fault.mode) {
+    case InjectedFault::Fail:
+      exec.getOp()->emitError() << fault.failureMessage();
+      PassFailureAccess::signalFailure(exec.getPass());
+      return transform();
+    case InjectedFault::Invalid:
+      return breakIR(exec, transform);
+    case InjectedFault::Crash:
+    case InjectedFault::Abort:
+    case InjectedFault::Fatal:
       fault.raise();
-    exec.getOp()->emitError() << fault.failureMessage();
+    }
+  }
+
+  /// Runs the pass, then leaves what a pass that breaks the IR would: at
+  /// the start of the op the pass ran on, a module with an attribute that
+  /// has no dialect prefix, which the verifier of builtin.module rejects, on
+  /// the location of that op (a declaration, which has no body, is left
+  /// alone). As with --verify-each, the IR is verified after the pass and
+  /// the pass fails: the verifier failure names this pass, and no later pass
+  /// works on the broken IR.
+  static void breakIR(const PassExecutionAction &exec,
+                      llvm::function_ref<void()> transform) {
+    Operation *op = exec.getOp();
+    if (op->getNumRegions() == 0 || op->getRegion(0).empty())
+      return transform();
+    // The pass manager reads a pass's failure as the pass returns.
     PassFailureAccess::signalFailure(exec.getPass());
+    transform();
+    auto builder = OpBuilder::atBlockBegin(&op->getRegion(0).front());
+    auto invalid = builder.create<ModuleOp>(op->getLoc());
+    invalid->setAttr("ACCY_INJECT_FAULT", builder.getUnitAttr());
+    // Reports what does not verify, as the pass manager's verifier would;
+    // the pass has failed already.
+    (void)mlir::verify(op);
   }
 };
 } // namespace

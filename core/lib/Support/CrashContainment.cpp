@@ -83,9 +83,10 @@ void InjectedFault::raise() const {
   case Fatal:
     llvm::report_fatal_error(llvm::Twine("ACCY_INJECT_FAULT: '") + site + "'");
   case Fail:
+  case Invalid:
     break;
   }
-  llvm_unreachable("a `fail` fault is reported by its site, not raised");
+  llvm_unreachable("a `fail` or `invalid` fault is made by its site, not raised");
 }
 
 std::string InjectedFault::failureMessage() const {
@@ -106,10 +107,15 @@ const std::optional<InjectedFault> &accy::injectedFault() {
              : parts[1] == "crash" ? std::optional(InjectedFault::Crash)
              : parts[1] == "abort" ? std::optional(InjectedFault::Abort)
              : parts[1] == "fatal" ? std::optional(InjectedFault::Fatal)
-                                   : std::nullopt;
-    if (!mode || parts.size() > 3 || parts[0].empty()) {
+             : parts[1] == "invalid"
+                 ? std::optional(InjectedFault::Invalid)
+                 : std::nullopt;
+    // Code generation works on LLVM IR, which no MLIR verifier checks.
+    bool invalidCodegen = mode == InjectedFault::Invalid && parts[0] == "codegen";
+    if (!mode || invalidCodegen || parts.size() > 3 || parts[0].empty()) {
       llvm::errs() << "ACCY_INJECT_FAULT: expected "
-                      "<site>:<fail|crash|abort|fatal>[:<kernel>], not '"
+                      "<site>:<fail|crash|abort|fatal|invalid>[:<kernel>] "
+                      "(`invalid` only at a pass), not '"
                    << spec << "'; ignored\n";
       return std::nullopt;
     }

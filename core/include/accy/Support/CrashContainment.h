@@ -45,17 +45,20 @@ std::optional<std::string> runRecoveringCrash(llvm::function_ref<void()> body);
 
 /// TEST HOOK, for the fault containment tests only:
 ///
-///   ACCY_INJECT_FAULT=<site>:<fail|crash|abort|fatal>[:<kernel>]
+///   ACCY_INJECT_FAULT=<site>:<fail|crash|abort|fatal|invalid>[:<kernel>]
 ///
 /// A site is the argument of a pass (every run of it), or `codegen` (LLVM's
 /// code generation of one target's module in the target stage, on a thread
 /// of the pool). At that site, on every kernel or on kernel <kernel> only,
 /// the code fails with an error (`fail`), writes through a null pointer
 /// (`crash`), calls abort() as a failed assert does (`abort`) or calls
-/// llvm::report_fatal_error (`fatal`). Read once per process; a malformed
-/// value is ignored with a warning.
+/// llvm::report_fatal_error (`fatal`). `invalid` (passes only) lets the pass
+/// run, then leaves IR that does not verify where it ran, as a buggy pass
+/// would, and verifies it as --verify-each does: a verifier failure naming
+/// the pass. Read once per process; a malformed value is ignored with a
+/// warning.
 struct InjectedFault {
-  enum Mode { Fail, Crash, Abort, Fatal } mode;
+  enum Mode { Fail, Crash, Abort, Fatal, Invalid } mode;
   std::string site;
   std::string kernel; // empty: every kernel
 
@@ -63,8 +66,8 @@ struct InjectedFault {
   bool appliesTo(llvm::StringRef site, llvm::StringRef kernel) const {
     return site == this->site && (this->kernel.empty() || kernel == this->kernel);
   }
-  /// Crashes, aborts or raises the fatal error (not for `fail`, whose
-  /// failure the site reports in its own way).
+  /// Crashes, aborts or raises the fatal error (not for `fail` and
+  /// `invalid`, whose failure the site makes in its own way).
   [[noreturn]] void raise() const;
   /// The error message of a `fail` fault.
   std::string failureMessage() const;
