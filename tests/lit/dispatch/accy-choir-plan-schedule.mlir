@@ -55,9 +55,45 @@ module {
 // CHECK-SAME:    accy.plan = {schedule = "thread-reduction"
 // CHECK:       linalg.matmul
 // CHECK-SAME:    accy.plan = {schedule = "tiled-contraction", targets = {
-// CHECK-SAME:      sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 16, 16, 16>, workgroup_memory = 2048 : i64}
+// CHECK-SAME:      gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
+// CHECK-SAME:      sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
 // CHECK:       linalg.generic
 // CHECK-SAME:    accy.plan = {schedule = "thread-reduction"
+
+// -----
+
+// Contraction tiles follow the shape: 128x128 (8x8 per thread) where there
+// are tiles enough; 64x64 (4x4) where M fills half a tile; halved again
+// where the tiles (times the batch) are fewer than the multiprocessors
+// (108 on sm_80, 304 on gfx942), down to 32x32 (2x2); 64-bit accumulators
+// take 4x4 per thread at most. The 16x16 threads and BK = 8 stay;
+// workgroup memory is 8 x (T + 4) elements of A and of B.
+
+module {
+  module @tiles attributes {accy.kernel = "tiles"} {
+    func.func @tiles(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>, %x: tensor<64x256xf32>, %w: tensor<256x8192xf32>, %p: tensor<8x256x64xf16>, %q: tensor<8x64x256xf16>, %d: tensor<?x?xf64>, %o0: tensor<4096x4096xf32> {accy.result = 0 : i64}, %o1: tensor<64x8192xf32> {accy.result = 1 : i64}, %o2: tensor<8x256x256xf32> {accy.result = 2 : i64}, %o3: tensor<?x?xf64> {accy.result = 3 : i64}) -> (tensor<4096x4096xf32>, tensor<64x8192xf32>, tensor<8x256x256xf32>, tensor<?x?xf64>) attributes {accy.entry} {
+      %big = linalg.matmul ins(%a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32>) outs(%o0 : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+      %wide = linalg.matmul ins(%x, %w : tensor<64x256xf32>, tensor<256x8192xf32>) outs(%o1 : tensor<64x8192xf32>) -> tensor<64x8192xf32>
+      %batched = linalg.batch_matmul ins(%p, %q : tensor<8x256x64xf16>, tensor<8x64x256xf16>) outs(%o2 : tensor<8x256x256xf32>) -> tensor<8x256x256xf32>
+      %f64 = linalg.matmul ins(%d, %d : tensor<?x?xf64>, tensor<?x?xf64>) outs(%o3 : tensor<?x?xf64>) -> tensor<?x?xf64>
+      return %big, %wide, %batched, %f64 : tensor<4096x4096xf32>, tensor<64x8192xf32>, tensor<8x256x256xf32>, tensor<?x?xf64>
+    }
+  }
+}
+
+// CHECK-LABEL: module @tiles
+// CHECK:       linalg.matmul
+// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
+// CHECK:       linalg.matmul
+// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 32, 32, 8>, workgroup_memory = 2304 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 4352 : i64}
+// CHECK:       linalg.batch_matmul
+// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 32, 32, 8>, workgroup_memory = 1152 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 2176 : i64}
+// CHECK:       linalg.matmul
+// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 8704 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 8704 : i64}
 
 // -----
 

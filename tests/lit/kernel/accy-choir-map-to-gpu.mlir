@@ -1,9 +1,16 @@
 // RUN: accy-opt %s --split-input-file --accy-choir-dispatch="targets=sm_90" --accy-choir-memory --accy-choir-split-targets --accy-choir-map-to-gpu | FileCheck %s
 // RUN: accy-opt %s --split-input-file --accy-choir-dispatch="targets=gfx942" --accy-choir-memory --accy-choir-split-targets --accy-choir-map-to-gpu | FileCheck %s --check-prefix=AMD
 
-// Tiled contraction: 16x16 threads per block, one block per 16x16 output
-// tile (grid = tiles of N x tiles of M), A and B tiles staged through shared
-// memory between barriers; the zero fill becomes the accumulator's start.
+// Tiled contraction, dynamic sizes: 16x16 threads per block, one block per
+// 128x128 output tile, each thread 8x8 accumulators carried through the K
+// loop (64 iter_args, and the 4 + 4 tile elements it fetched for the next
+// step: a run of K of one row of A, one column of B at four K). A and B
+// tiles are staged K-major, 8 x (128 + 4), between barriers; the next
+// tile's elements are loaded before the 8 unrolled steps, K clamped only
+// when the next tile is not whole; each step reads 8 values of each tile
+// and does 64 fused multiply-adds. A partial K tile takes a loop to K;
+// each output is stored under its own bounds check. The zero fill becomes
+// the accumulators' start.
 
 module {
   module @mm attributes {accy.kernel = "mm"} {
@@ -27,21 +34,95 @@ module {
 // CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "tiled-contraction"}]
 // CHECK-NOT:     linalg.
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<16x16xf32, #gpu.address_space<workgroup>>)
-// CHECK:           scf.for {{.*}} iter_args(%{{.+}} = %[[ZERO]]) -> (f32)
-// CHECK:             memref.load %[[A]]
-// CHECK:             memref.store %{{.+}}, %[[AT]]
-// CHECK:             memref.load %[[B]]
-// CHECK:             memref.store %{{.+}}, %[[BT]]
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<8x132xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<8x132xf32, #gpu.address_space<workgroup>>)
+// CHECK:           %[[FIRST:.+]]:8 = scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-4:     memref.load %[[A]]
+// CHECK-COUNT-4:     memref.load %[[B]]
+// CHECK:           %[[WHOLE:.+]]:72 = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8{{.*}} iter_args(%{{.+}} = %[[ZERO]], {{.*}} = %[[FIRST]]#7) -> ({{(f32, ){71}f32}})
+// CHECK-COUNT-4:     memref.store %{{.+}}, %[[AT]]
+// CHECK-COUNT-4:     memref.store %{{.+}}, %[[BT]]
 // CHECK:             gpu.barrier
-// CHECK:             scf.for
-// CHECK:               memref.load %[[AT]]
-// CHECK:               memref.load %[[BT]]
-// CHECK:               arith.mulf
-// CHECK:               arith.addf
+// CHECK:             %{{.+}}:8 = scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-NOT:           arith.minui
+// CHECK:               memref.load %[[A]][%[[ROW:[a-z0-9_]+]], %{{.+}}]
+// CHECK-COUNT-3:       memref.load %[[A]][%[[ROW]], %{{.+}}]
+// CHECK-NOT:           arith.minui
+// CHECK:               memref.load %[[B]][%{{.+}}, %[[COL:[a-z0-9_]+]]]
+// CHECK-COUNT-3:       memref.load %[[B]][%{{.+}}, %[[COL]]]
+// CHECK:             } else {
+// CHECK-COUNT-4:       arith.minui
+// CHECK-COUNT-8:     memref.load %[[AT]][%c0
+// CHECK-COUNT-8:     memref.load %[[BT]][%c0
+// CHECK-COUNT-64:    arith.mulf {{.*}} fastmath<contract>
+// CHECK-NOT:         arith.mulf
+// CHECK:             memref.load %[[AT]][%c1
+// CHECK:             memref.load %[[AT]][%c7
 // CHECK:             gpu.barrier
-// CHECK:           scf.if
-// CHECK:             memref.store %{{.+}}, %[[C]]
+// CHECK-NEXT:        scf.yield
+// CHECK:           %[[PART:.+]]:64 = scf.if %{{.+}} -> ({{(f32, ){63}f32}})
+// CHECK-COUNT-4:     memref.store %[[WHOLE]]#{{[0-9]+}}, %[[AT]]
+// CHECK:             gpu.barrier
+// CHECK:             scf.for {{.*}} -> ({{(f32, ){63}f32}})
+// CHECK-COUNT-8:       memref.load %[[AT]]
+// CHECK-COUNT-8:       memref.load %[[BT]]
+// CHECK-COUNT-64:    scf.if
+// CHECK-NEXT:          memref.store %[[PART]]#{{[0-9]+}}, %[[C]]
+// CHECK-NOT:         memref.store
+// CHECK:           gpu.terminator
+
+// AMD-LABEL: func.func @mm__gfx942(
+// AMD:         gpu.launch {{.*}} threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%{{.+}} : memref<8x132xf32, #gpu.address_space<workgroup>>, %{{.+}} : memref<8x132xf32, #gpu.address_space<workgroup>>)
+// AMD:           scf.for {{.*}} -> ({{(f32, ){71}f32}})
+
+// -----
+
+// A small batched contraction (2 x 40x20 by 20x36) gets 32x32 tiles, 2x2
+// accumulators per thread, one block per tile and batch element; the bias
+// and relu fused after it run at each output the contraction stores.
+
+#bias = affine_map<(b, i, j) -> (j)>
+#id3 = affine_map<(b, i, j) -> (b, i, j)>
+module {
+  module @bmm attributes {accy.kernel = "bmm"} {
+    func.func @bmm(%a: tensor<2x40x20xf32>, %b: tensor<2x20x36xf32>, %bias: tensor<36xf32>, %out0: tensor<2x40x36xf32> {accy.result = 0 : i64}) -> tensor<2x40x36xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<2x40x36xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x40x36xf32>) -> tensor<2x40x36xf32>
+      %mm = linalg.batch_matmul ins(%a, %b : tensor<2x40x20xf32>, tensor<2x20x36xf32>) outs(%f : tensor<2x40x36xf32>) -> tensor<2x40x36xf32>
+      %e2 = tensor.empty() : tensor<2x40x36xf32>
+      %r = linalg.generic {indexing_maps = [#id3, #bias, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm, %bias : tensor<2x40x36xf32>, tensor<36xf32>) outs(%e2 : tensor<2x40x36xf32>) {
+      ^bb0(%x: f32, %c: f32, %o: f32):
+        %s = arith.addf %x, %c : f32
+        %m = arith.maximumf %s, %zero : f32
+        linalg.yield %m : f32
+      } -> tensor<2x40x36xf32>
+      %res = bufferization.materialize_in_destination %r in %out0 : (tensor<2x40x36xf32>, tensor<2x40x36xf32>) -> tensor<2x40x36xf32>
+      return %res : tensor<2x40x36xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @bmm__sm_90(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<2x40x20xf32>, %[[B:[^:]+]]: memref<2x20x36xf32>, %[[BIAS:[^:]+]]: memref<36xf32>, %[[OUT:[^:]+]]: memref<2x40x36xf32>
+// CHECK:         %[[TILESM:.+]] = arith.ceildivui %c40, %c32
+// CHECK:         %[[TILESN:.+]] = arith.ceildivui %c36, %c32
+// CHECK:         %[[TILES:.+]] = arith.muli %[[TILESN]], %[[TILESM]]
+// CHECK:         %[[GRID:.+]] = arith.muli %[[TILES]], %c2
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<8x36xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<8x36xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32)
+// CHECK-COUNT-2:     memref.load %[[AT]][%c0
+// CHECK-COUNT-2:     memref.load %[[BT]][%c0
+// CHECK-COUNT-4:     arith.mulf
+// CHECK-NOT:         arith.mulf
+// CHECK:             memref.load %[[AT]][%c1
+// CHECK:           %[[PART:.+]]:4 = scf.if %{{.+}} -> (f32, f32, f32, f32)
+// CHECK-COUNT-4:   scf.if
+// CHECK:             memref.store %[[PART]]#{{[0-3]}}
+// CHECK:             memref.load %[[BIAS]]
+// CHECK:             arith.addf
+// CHECK:             arith.maximumf
+// CHECK:             memref.store %{{.+}}, %[[OUT]]
+// CHECK-NOT:       memref.store
 // CHECK:           gpu.terminator
 
 // -----

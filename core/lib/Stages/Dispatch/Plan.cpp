@@ -300,6 +300,50 @@ static int64_t blockSizeFor(const TargetProfile &profile,
   return block;
 }
 
+/// Threads along each side of a tiled contraction's block: each computes
+/// a (tile / 16) x (tile / 16) micro-tile (8 x 8 of a 128 tile).
+constexpr int64_t kContractionThreadsPerSide = 16;
+/// The smallest output tile (2 x 2 outputs per thread): its 256 threads copy
+/// a whole 32 x 8 operand tile, one element each.
+constexpr int64_t kMinContractionTile = 32;
+
+/// 32-bit registers a thread's accumulators may take: 8 x 8 of 32 bits,
+/// 4 x 4 of 64 bits (8 x 8 of f64 needs about 240 registers of 255).
+constexpr int64_t kContractionAccumulatorRegisters = 64;
+
+/// The side of the square output tile of contraction `op`: the profile's,
+/// halved while the micro-tile's accumulators take more than
+/// kContractionAccumulatorRegisters, while M or N (when static) fills at
+/// most half of a tile, or while the tiles of a problem of static size are
+/// fewer than the target's multiprocessors.
+static int64_t contractionTileFor(linalg::LinalgOp op,
+                                  const DispatchShape &shape,
+                                  const TargetProfile &profile) {
+  int64_t accumulatorWords =
+      llvm::divideCeil(elementBytes(op.getDpsInits()[0].getType()), 4);
+  auto loopSize = [&](int64_t dim) {
+    return staticTripCount(op, [&](unsigned loop) { return loop == dim; });
+  };
+  std::optional<int64_t> m = loopSize(shape.mDim), n = loopSize(shape.nDim);
+  std::optional<int64_t> batch = staticTripCount(op, [&](unsigned loop) {
+    return llvm::is_contained(shape.batchDims, loop);
+  });
+  int64_t t = profile.contractionTile;
+  while (t > kMinContractionTile) {
+    int64_t micro = t / kContractionThreadsPerSide;
+    bool wide =
+        micro * micro * accumulatorWords > kContractionAccumulatorRegisters;
+    bool small = (m && *m <= t / 2) || (n && *n <= t / 2);
+    bool few = m && n && batch &&
+               llvm::divideCeil(*m, t) * llvm::divideCeil(*n, t) * *batch <
+                   static_cast<int64_t>(profile.numComputeUnits);
+    if (!wide && !small && !few)
+      break;
+    t /= 2;
+  }
+  return t;
+}
+
 DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
                                   ArrayRef<const TargetProfile *> targets,
                                   int64_t rowReductions) {
@@ -333,15 +377,14 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       break;
     }
     case Schedule::TiledContraction: {
-      int64_t t = profile->contractionTile, tk = profile->contractionTileK;
-      int64_t lhsBytes = elementBytes(op->getOperand(shape.lhsInput).getType());
-      int64_t rhsBytes = elementBytes(op->getOperand(shape.rhsInput).getType());
-      while (tk > 1 && (t * tk * (lhsBytes + rhsBytes)) >
-                           profile->maxSharedMemoryPerBlock)
-        tk /= 2;
-      block = {t, t, 1};
+      int64_t t = contractionTileFor(op, shape, *profile);
+      int64_t tk = profile->contractionTileK;
+      int64_t threads = kContractionThreadsPerSide;
+      block = {threads, threads, 1};
       tile = {t, t, tk};
-      sharedBytes = t * tk * (lhsBytes + rhsBytes);
+      sharedBytes = tk * (t + kContractionTilePad) *
+                    (elementBytes(op->getOperand(shape.lhsInput).getType()) +
+                     elementBytes(op->getOperand(shape.rhsInput).getType()));
       break;
     }
     case Schedule::Scan: {

@@ -74,6 +74,15 @@ mlir::FailureOr<unsigned>
 buildLaunch(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
             const KernelPlan &plan);
 
+/// The tiled-contraction schedule (ContractionKernel.cpp) for contraction
+/// `op` (see `shape`): a block per `plan.tile` = [BM, BN, BK] tile of the
+/// output, each thread a micro-tile of (BM / block[1]) x (BN / block[0])
+/// accumulators in registers, K staged BK at a time through workgroup
+/// memory; the epilogues of `plan` run at each output stored.
+mlir::FailureOr<mlir::Operation *>
+buildContractionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                       const KernelPlan &plan, const DispatchShape &shape);
+
 /// The scan schedule (ScanKernel.cpp) for `op`, a scan tagged `accy.scan`
 /// (see `shape`): one block per line walking the line in chunks of its
 /// threads with a carry, or, with `plan.lineTile`, three launches (block

@@ -90,6 +90,11 @@ struct DispatchShape {
   int64_t lhsInput = -1, rhsInput = -1;
 };
 
+/// Elements of padding after each K row of the tiled contraction's tiles in
+/// workgroup memory (`[BK][BM + pad]`): threads copying consecutive K of
+/// one row then store to distinct banks.
+inline constexpr int64_t kContractionTilePad = 4;
+
 /// Classifies a linalg op on tensors or buffers (see
 /// `accy-choir-plan-schedule` for the rules).
 DispatchShape classifyDispatch(mlir::linalg::LinalgOp op);

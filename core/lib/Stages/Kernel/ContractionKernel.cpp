@@ -1,0 +1,372 @@
+//===- ContractionKernel.cpp - The tiled-contraction schedule -------------===//
+//
+// A block computes a BM x BN tile of the output (of one batch element); each
+// of its threads computes a TM x TN micro-tile whose accumulators live in
+// registers (scf.for iter_args, the reduction steps unrolled). K goes
+// through workgroup memory BK at a time: all threads copy the A and the B
+// tile cooperatively, both stored K-major (`[BK][BM or BN + pad]`), so a
+// step of the reduction reads TM values of A and TN of B as runs of
+// consecutive elements and does TM x TN fused multiply-adds. The elements
+// of the next K tile are loaded into registers before the steps on the
+// current one, so that their latency overlaps the arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PayloadEmitter.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace accy;
+using namespace accy::kernel;
+
+namespace {
+
+/// The offsets in its block's tile (of side `side`) of the `micro` rows or
+/// columns of the thread at `coord` along that side. They come in runs of
+/// up to four consecutive ones, run r of every thread at `r * side / runs`:
+/// the threads of a subgroup then read one run each from consecutive
+/// addresses of workgroup memory (128-bit reads without bank conflicts),
+/// and store consecutive outputs.
+SmallVector<Value> microOffsets(Ix &ix, Value coord, int64_t micro,
+                                int64_t side) {
+  int64_t run = micro % 4 == 0 ? 4 : micro % 2 == 0 ? 2 : 1;
+  int64_t runs = micro / run;
+  Value start = ix.mul(coord, run);
+  SmallVector<Value> offsets;
+  for (int64_t i = 0; i < micro; ++i)
+    offsets.push_back(ix.add(start, ix.c(i / run * (side / runs) + i % run)));
+  return offsets;
+}
+
+/// Marks the payload's last op and the ops of its operands `contract`
+/// where they take fast-math flags, so that the backends fuse the multiply
+/// and the accumulating add into one FMA (one rounding instead of two), as
+/// SGEMM does. Without it NVPTX emits `mul.rn` and `add.rn`, which ptxas
+/// must not fuse: twice the instructions.
+void allowContraction(Value result) {
+  Operation *last = result.getDefiningOp();
+  if (!last)
+    return;
+  SmallVector<Operation *> ops{last};
+  for (Value operand : last->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      ops.push_back(def);
+  for (Operation *candidate : ops)
+    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(candidate))
+      candidate->setAttr(fastMath.getFastMathAttrName(),
+                         arith::FastMathFlagsAttr::get(
+                             candidate->getContext(),
+                             fastMath.getFastMathFlagsAttr().getValue() |
+                                 arith::FastMathFlags::contract));
+}
+
+struct ContractionKernel {
+  RewriterBase &rw;
+  Location loc;
+  linalg::LinalgOp op;
+  const KernelPlan &plan;
+  const DispatchShape &shape;
+  int64_t bm, bn, bk, tm, tn, threads;
+
+  // Set inside the launch.
+  SmallVector<Value> sizes, batchIvs;
+  Value zero;
+
+  /// The iteration point at (mv, nv, kv) of this block's batch element.
+  SmallVector<Value> ivsAt(Value mv, Value nv, Value kv) {
+    SmallVector<Value> ivs(op.getNumLoops(), zero);
+    for (auto [d, v] : llvm::zip(shape.batchDims, batchIvs))
+      ivs[d] = v;
+    ivs[shape.mDim] = mv;
+    ivs[shape.nDim] = nv;
+    ivs[shape.kDim] = kv;
+    return ivs;
+  }
+
+  /// What one thread copies of an operand tile (`side` x BK) per step:
+  /// elements of one row of the tile (one M or N index), at K offsets
+  /// `kOffsets`. The operand's M (or N) index is clamped into it, once, so
+  /// that edge tiles read without conditions (rows and columns past the end
+  /// feed outputs that are never stored).
+  struct TileCopy {
+    OpOperand *operand;
+    Value tile;
+    bool isLhs;
+    Value outer, row;
+    SmallVector<Value> kOffsets;
+  };
+
+  /// Consecutive threads take elements consecutive in the operand's memory:
+  /// when K indexes its innermost dimension, each thread a run of K of one
+  /// row, `threads / side` threads per row; otherwise each thread one row
+  /// (column) of the tile, K offsets `threads / side` apart. Either way one
+  /// clamp per thread, and the elements' addresses differ by constants.
+  TileCopy planCopy(Ix &ix, Value tid, Value base, OpOperand *operand,
+                    Value tile, bool isLhs) {
+    int64_t side = isLhs ? bm : bn;
+    int64_t perRow = threads / side, count = side * bk / threads;
+    Value size = sizes[isLhs ? shape.mDim : shape.nDim];
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    bool kInnermost = map.getResults().back() ==
+                      getAffineDimExpr(shape.kDim, op.getContext());
+    Value r = kInnermost ? ix.div(tid, ix.c(perRow)) : ix.rem(tid, ix.c(side));
+    Value k0 = kInnermost ? ix.mul(ix.rem(tid, ix.c(perRow)), count)
+                          : ix.div(tid, ix.c(side));
+    TileCopy copy{operand, tile, isLhs, Value(), r, {}};
+    copy.outer = ix.minU(ix.add(base, r), ix.sub(size, ix.c(1)));
+    for (int64_t i = 0; i < count; ++i)
+      copy.kOffsets.push_back(ix.add(k0, ix.c(kInnermost ? i : i * perRow)));
+    return copy;
+  }
+
+  /// Loads this thread's elements of the tile of `copy` at K offset `k0`;
+  /// with `kLast`, K indices are clamped to it (the last, partial tile and
+  /// the prefetch after it: such elements are never used).
+  SmallVector<Value> fetch(const TileCopy &copy, Value k0, Value kLast) {
+    SmallVector<Value> values;
+    for (Value kk : copy.kOffsets) {
+      Ix ix{rw, loc};
+      Value kv = ix.add(k0, kk);
+      if (kLast)
+        kv = ix.minU(kv, kLast);
+      values.push_back(loadOperand(rw, loc, op, copy.operand,
+                                   copy.isLhs ? ivsAt(copy.outer, zero, kv)
+                                              : ivsAt(zero, copy.outer, kv)));
+    }
+    return values;
+  }
+
+  /// Stores what `fetch` loaded into the tile in workgroup memory.
+  void put(const TileCopy &copy, ValueRange values) {
+    for (auto [value, kk] : llvm::zip(values, copy.kOffsets))
+      rw.create<memref::StoreOp>(loc, value, copy.tile,
+                                 ValueRange{kk, copy.row});
+  }
+
+  /// One step of the reduction at K offset `kk` of the staged tiles (global
+  /// K index `kv`): every accumulator takes one payload.
+  SmallVector<Value> step(const TileCopy &lhs, const TileCopy &rhs,
+                          ArrayRef<Value> rowOffsets, ArrayRef<Value> rows,
+                          ArrayRef<Value> colOffsets, ArrayRef<Value> cols,
+                          Value kk, Value kv, ValueRange accs) {
+    SmallVector<Value> a, b;
+    for (Value r : rowOffsets)
+      a.push_back(rw.create<memref::LoadOp>(loc, lhs.tile, ValueRange{kk, r}));
+    for (Value c : colOffsets)
+      b.push_back(rw.create<memref::LoadOp>(loc, rhs.tile, ValueRange{kk, c}));
+    SmallVector<Value> next;
+    unsigned out = op.getDpsInitOperand(0)->getOperandNumber();
+    for (int64_t i = 0; i < tm; ++i)
+      for (int64_t j = 0; j < tn; ++j) {
+        SmallVector<Value> args(op->getNumOperands());
+        args[shape.lhsInput] = a[i];
+        args[shape.rhsInput] = b[j];
+        args[out] = accs[i * tn + j];
+        Value value = emitPayload(rw, op, ivsAt(rows[i], cols[j], kv), args)[0];
+        allowContraction(value);
+        next.push_back(value);
+      }
+    return next;
+  }
+
+  FailureOr<Operation *> build();
+};
+
+FailureOr<Operation *> ContractionKernel::build() {
+  OpOperand *lhs = &op->getOpOperand(shape.lhsInput);
+  OpOperand *rhs = &op->getOpOperand(shape.rhsInput);
+  OpOperand *output = op.getDpsInitOperand(0);
+  unsigned m = shape.mDim, n = shape.nDim, k = shape.kDim;
+
+  Ix host{rw, loc};
+  SmallVector<Value> hostSizes = loopSizes(rw, loc, op);
+  Value grid = host.mul(
+      host.mul(host.ceilDiv(hostSizes[n], bn), host.ceilDiv(hostSizes[m], bm)),
+      host.product(select(hostSizes, shape.batchDims)));
+  gpu::LaunchOp launch = createLaunch(
+      rw, loc, grid, plan.block,
+      {workgroupBuffer({bk, bm + kContractionTilePad}, elementOf(lhs->get())),
+       workgroupBuffer({bk, bn + kContractionTilePad}, elementOf(rhs->get()))});
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  Ix ix{rw, loc};
+  zero = ix.c(0);
+  sizes = loopSizes(rw, loc, op);
+  Value tilesN = ix.ceilDiv(sizes[n], bn), tilesM = ix.ceilDiv(sizes[m], bm);
+  Value block = launch.getBlockIds().x;
+  Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+  Value rest = ix.div(block, tilesN);
+  Value m0 = ix.mul(ix.rem(rest, tilesM), bm);
+  Value n0 = ix.mul(ix.rem(block, tilesN), bn);
+  batchIvs =
+      delinearize(ix, ix.div(rest, tilesM), select(sizes, shape.batchDims));
+  Value tid = ix.add(ix.mul(ty, plan.block[0]), tx);
+
+  SmallVector<Value> rowOffsets = microOffsets(ix, ty, tm, bm);
+  SmallVector<Value> colOffsets = microOffsets(ix, tx, tn, bn);
+  SmallVector<Value> rows, cols;
+  for (Value r : rowOffsets)
+    rows.push_back(ix.add(m0, r));
+  for (Value c : colOffsets)
+    cols.push_back(ix.add(n0, c));
+
+  // The accumulators start at the folded fill's value, or at the output's
+  // contents (read at clamped points: those past the end are not stored).
+  SmallVector<Value> init;
+  Value lastM = ix.sub(sizes[m], ix.c(1)), lastN = ix.sub(sizes[n], ix.c(1));
+  for (Value row : rows)
+    for (Value col : cols)
+      init.push_back(!plan.initValues.empty() && plan.initValues[0]
+                         ? plan.initValues[0]
+                         : loadOperand(rw, loc, op, output,
+                                       ivsAt(ix.minU(row, lastM),
+                                             ix.minU(col, lastN), zero)));
+
+  TileCopy lhsCopy =
+      planCopy(ix, tid, m0, lhs, launch.getWorkgroupAttributions()[0], true);
+  TileCopy rhsCopy =
+      planCopy(ix, tid, n0, rhs, launch.getWorkgroupAttributions()[1], false);
+  auto stepAt = [&](Value kk, Value kv, ValueRange accs) {
+    return step(lhsCopy, rhsCopy, rowOffsets, rows, colOffsets, cols, kk, kv,
+                accs);
+  };
+
+  // The elements of the first K tile, in registers; none when K is empty.
+  Value kSize = sizes[k];
+  Value kLast = ix.sub(kSize, ix.c(1));
+  size_t lhsCount = lhsCopy.kOffsets.size();
+  auto fetchBoth = [&](Value k0, Value clampTo) {
+    SmallVector<Value> values = fetch(lhsCopy, k0, clampTo);
+    llvm::append_range(values, fetch(rhsCopy, k0, clampTo));
+    return values;
+  };
+  auto putBoth = [&](ValueRange values) {
+    put(lhsCopy, values.take_front(lhsCount));
+    put(rhsCopy, values.drop_front(lhsCount));
+  };
+  SmallVector<Type> fetchedTypes;
+  for (const TileCopy *copy : {&lhsCopy, &rhsCopy})
+    fetchedTypes.append(copy->kOffsets.size(), elementOf(copy->operand->get()));
+  // The elements `ifTrue` or `ifFalse` fetch (a branch all threads take).
+  auto fetchEither = [&](Value condition,
+                         function_ref<SmallVector<Value>()> ifTrue,
+                         function_ref<SmallVector<Value>()> ifFalse) {
+    auto branch = rw.create<scf::IfOp>(loc, fetchedTypes, condition,
+                                       /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard ifGuard(rw);
+    rw.setInsertionPointToStart(branch.thenBlock());
+    rw.create<scf::YieldOp>(loc, ifTrue());
+    rw.setInsertionPointToStart(branch.elseBlock());
+    rw.create<scf::YieldOp>(loc, ifFalse());
+    return SmallVector<Value>(branch.getResults());
+  };
+  SmallVector<Value> first = fetchEither(
+      ix.lt(zero, kSize), [&] { return fetchBoth(zero, kLast); },
+      [&] {
+        SmallVector<Value> zeros;
+        for (Type type : fetchedTypes)
+          zeros.push_back(zeroOf(rw, loc, type));
+        return zeros;
+      });
+
+  // Whole K tiles: each stores the elements fetched before it, loads the
+  // next tile's (the loads in flight during the BK unrolled steps), then
+  // computes. Only the fetch after the last whole tile, which may pass K,
+  // clamps K.
+  Value kWhole = ix.mul(ix.div(kSize, ix.c(bk)), bk);
+  SmallVector<Value> carried(init);
+  llvm::append_range(carried, first);
+  auto whole = rw.create<scf::ForOp>(loc, zero, kWhole, ix.c(bk), carried);
+  size_t accCount = init.size();
+  {
+    OpBuilder::InsertionGuard loopGuard(rw);
+    rw.setInsertionPointToStart(whole.getBody());
+    Value k0 = whole.getInductionVar();
+    ValueRange iterArgs = whole.getRegionIterArgs();
+    putBoth(iterArgs.drop_front(accCount));
+    rw.create<gpu::BarrierOp>(loc);
+    Ix in{rw, loc};
+    Value kNext = in.add(k0, in.c(bk));
+    SmallVector<Value> next = fetchEither(
+        in.lt(kNext, kWhole), [&] { return fetchBoth(kNext, Value()); },
+        [&] { return fetchBoth(kNext, kLast); });
+    SmallVector<Value> accs(iterArgs.take_front(accCount));
+    for (int64_t kk = 0; kk < bk; ++kk) {
+      Value kkv = in.c(kk);
+      accs = stepAt(kkv, in.add(k0, kkv), accs);
+    }
+    rw.create<gpu::BarrierOp>(loc);
+    llvm::append_range(accs, next);
+    rw.create<scf::YieldOp>(loc, accs);
+  }
+
+  // The last K tile when BK does not divide K, already fetched: its steps
+  // are a loop to K. Every thread takes the same branch.
+  ValueRange afterWhole = whole.getResults();
+  auto part = rw.create<scf::IfOp>(
+      loc, TypeRange(afterWhole.take_front(accCount)), ix.lt(kWhole, kSize),
+      /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard ifGuard(rw);
+    rw.setInsertionPointToStart(part.thenBlock());
+    putBoth(afterWhole.drop_front(accCount));
+    rw.create<gpu::BarrierOp>(loc);
+    Ix in{rw, loc};
+    auto steps =
+        rw.create<scf::ForOp>(loc, zero, in.sub(kSize, kWhole), in.c(1),
+                              afterWhole.take_front(accCount));
+    {
+      OpBuilder::InsertionGuard loopGuard(rw);
+      rw.setInsertionPointToStart(steps.getBody());
+      Value kk = steps.getInductionVar();
+      rw.create<scf::YieldOp>(loc, stepAt(kk, Ix{rw, loc}.add(kWhole, kk),
+                                          steps.getRegionIterArgs()));
+    }
+    rw.create<scf::YieldOp>(loc, steps.getResults());
+    rw.setInsertionPointToStart(part.elseBlock());
+    rw.create<scf::YieldOp>(loc, afterWhole.take_front(accCount));
+  }
+
+  // Each output in bounds is stored, then the epilogues run at its point.
+  for (auto [i, row] : llvm::enumerate(rows))
+    for (auto [j, col] : llvm::enumerate(cols)) {
+      auto store = rw.create<scf::IfOp>(
+          loc, ix.both(ix.lt(row, sizes[m]), ix.lt(col, sizes[n])),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard storeGuard(rw);
+      rw.setInsertionPointToStart(store.thenBlock());
+      storeResult(rw, loc, op, output, part.getResult(i * tn + j),
+                  ivsAt(row, col, zero), plan);
+    }
+  return launch.getOperation();
+}
+
+} // namespace
+
+FailureOr<Operation *> accy::kernel::buildContractionKernel(
+    RewriterBase &rewriter, linalg::LinalgOp op, const KernelPlan &plan,
+    const DispatchShape &shape) {
+  // tile = [BM, BN, BK], block = [BN / TN, BM / TM, 1]: each thread a
+  // TM x TN micro-tile, and the block's threads copy whole tiles.
+  if (plan.tile.size() != 3 || plan.block.size() != 3 || plan.block[2] != 1 ||
+      plan.block[0] <= 0 || plan.block[1] <= 0 || plan.tile[2] <= 0 ||
+      plan.tile[0] % plan.block[1] != 0 || plan.tile[1] % plan.block[0] != 0)
+    return op.emitError("tiled-contraction plan needs tile = [BM, BN, BK] "
+                        "and block = [BN / TN, BM / TM, 1]");
+  int64_t bm = plan.tile[0], bn = plan.tile[1], bk = plan.tile[2];
+  int64_t threads = plan.block[0] * plan.block[1];
+  // Each thread copies elements of one row of each operand tile.
+  if (threads % bm != 0 || threads % bn != 0 || (bm * bk) % threads != 0 ||
+      (bn * bk) % threads != 0)
+    return op.emitError() << "tiled-contraction tiles of " << bm << "x" << bk
+                          << " and " << bk << "x" << bn
+                          << " do not split into rows of whole elements "
+                             "among "
+                          << threads << " threads";
+  ContractionKernel kernel{
+      rewriter,           op.getLoc(),        op,     plan, shape, bm, bn, bk,
+      bm / plan.block[1], bn / plan.block[0], threads};
+  return kernel.build();
+}
