@@ -97,6 +97,36 @@ module {
 
 // -----
 
+// A dense layer over a 3-d activation (x: [B, T, D] @ w: [D, H]) has two M
+// loops: T, which the output varies along just before H, is tiled and B
+// runs as a batch loop (its 4 count: 8 x 4 tiles of 64 per batch element,
+// 128 blocks, are enough for sm_80's 108 multiprocessors).
+
+#x = affine_map<(b, t, h, d) -> (b, t, d)>
+#w = affine_map<(b, t, h, d) -> (d, h)>
+#y = affine_map<(b, t, h, d) -> (b, t, h)>
+module {
+  module @dense attributes {accy.kernel = "dense"} {
+    func.func @dense(%x: tensor<4x256x64xf32>, %w: tensor<64x512xf32>, %o: tensor<4x256x512xf32> {accy.result = 0 : i64}) -> tensor<4x256x512xf32> attributes {accy.entry} {
+      %r = linalg.generic {indexing_maps = [#x, #w, #y], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<4x256x64xf32>, tensor<64x512xf32>) outs(%o : tensor<4x256x512xf32>) {
+      ^bb0(%a: f32, %b: f32, %acc: f32):
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %acc, %p : f32
+        linalg.yield %s : f32
+      } -> tensor<4x256x512xf32>
+      return %r : tensor<4x256x512xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @dense
+// CHECK:       = linalg.generic
+// CHECK-SAME:    accy.plan = {schedule = "tiled-contraction", targets = {
+// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 32, 32, 8>, workgroup_memory = 2304 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 4352 : i64}
+
+// -----
+
 // Static sizes shrink blocks to the work: 40 reduced elements need 64
 // threads on sm_80 (two warps) and gfx942 (one wavefront); 10 points need
 // one warp or one wavefront.

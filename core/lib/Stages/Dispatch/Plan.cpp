@@ -108,20 +108,30 @@ std::string accy::combinerName(Operation *combiner) {
 }
 
 /// Finds the contraction operands: the input that depends on M and K but not
-/// N (lhs) and the one that depends on K and N but not M (rhs).
+/// N (lhs) and the one that depends on K and N but not M (rhs). Of several
+/// M (or N) loops, as in `x: f32[B, T, D] @ w: f32[D, H]`, the one the
+/// output varies fastest along is M (N); the others are batch loops, read
+/// by one input only.
 static bool matchContraction(linalg::LinalgOp op, DispatchShape &shape) {
   if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 2 ||
       !linalg::isaContractionOpInterface(op))
     return false;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+  if (failed(dims) || dims->m.empty() || dims->n.empty() ||
       dims->k.size() != 1)
     return false;
   for (AffineMap map : op.getIndexingMapsArray())
     if (!map.isProjectedPermutation())
       return false;
-  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+  AffineMap result = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto innermost = [&](ArrayRef<unsigned> loops) {
+    return *llvm::max_element(loops, [&](unsigned a, unsigned b) {
+      return *result.getResultPosition(getAffineDimExpr(a, op.getContext())) <
+             *result.getResultPosition(getAffineDimExpr(b, op.getContext()));
+    });
+  };
+  unsigned m = innermost(dims->m), n = innermost(dims->n), k = dims->k[0];
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (!isa<ShapedType>(input->get().getType()))
       return false;
@@ -140,6 +150,10 @@ static bool matchContraction(linalg::LinalgOp op, DispatchShape &shape) {
   shape.nDim = n;
   shape.kDim = k;
   shape.batchDims.assign(dims->batch.begin(), dims->batch.end());
+  for (unsigned loop : llvm::concat<unsigned>(dims->m, dims->n))
+    if (loop != m && loop != n)
+      shape.batchDims.push_back(loop);
+  llvm::sort(shape.batchDims);
   return true;
 }
 
