@@ -52,11 +52,11 @@ std::optional<std::string> runRecoveringCrash(llvm::function_ref<void()> body);
 /// of the pool). At that site, on every kernel or on kernel <kernel> only,
 /// the code fails with an error (`fail`), writes through a null pointer
 /// (`crash`), calls abort() as a failed assert does (`abort`) or calls
-/// llvm::report_fatal_error (`fatal`). `invalid` (passes only) lets the pass
-/// run, then leaves IR that does not verify where it ran, as a buggy pass
-/// would, and verifies it as --verify-each does: a verifier failure naming
-/// the pass. Read once per process; a malformed value is ignored with a
-/// warning.
+/// llvm::report_fatal_error (`fatal`). `invalid` (a pass on the kernel
+/// module only; not `codegen`, nor a pass of a nested pass manager) lets the
+/// pass run, then leaves IR that does not verify, as a buggy pass would, and
+/// verifies it as --verify-each does: a verifier failure naming the pass.
+/// Read once per process; a malformed value is ignored with a warning.
 struct InjectedFault {
   enum Mode { Fail, Crash, Abort, Fatal, Invalid } mode;
   std::string site;
