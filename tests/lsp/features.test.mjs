@@ -148,7 +148,9 @@ test('accy-lsp --check runs every feature on a file', async () => {
   assert.match(stdout, /inlay hints: 3/);
   assert.match(stdout, /document symbols: 3/);
   assert.match(stdout, /stage output softmax target: \d+ bytes/);
-  const failing = await promisify(execFile)(serverPath(), ['--check', path.join(inputs, 'f64-exp.accy')]).catch((e) => e);
+  // A failing stage (here a pass failure the test hook makes) exits with 1.
+  const failing = await promisify(execFile)(serverPath(), ['--check', file],
+    { env: { ...process.env, ACCY_INJECT_FAULT: 'accy-choir-legalize-math:fail' } }).catch((e) => e);
   assert.equal(failing.code, 1);
   assert.match(failing.stdout, /error \[accy-choir-target accy-choir-legalize-math\]/);
 });

@@ -116,7 +116,7 @@ struct RowReducer {
   SmallVector<unsigned> parallelDims, reductionDims;
   SmallVector<Value> parallelIvs;
   /// Flattened aligned views of the buffers accessed in runs.
-  llvm::DenseMap<Value, Value> flatViews;
+  llvm::DenseMap<Value, Value> flatViews{};
 
   /// The row's value of reduction `op` (combiner `combiner`, shared-memory
   /// slots `partials` when the block has several subgroups) combined into
