@@ -6,9 +6,9 @@
 // loop (64 iter_args, and the 4 + 4 tile elements it fetched for the next
 // step: a run of K of one row of A, one column of B at four K). A and B
 // tiles are staged K-major, 8 x (128 + 4), between barriers; the next
-// tile's elements are loaded before the 8 unrolled steps, K clamped only
-// when the next tile is not whole; each step reads 8 values of each tile
-// and does 64 fused multiply-adds. A partial K tile takes a loop to K;
+// tile's elements are loaded before the loop over the 8 steps, K clamped
+// only when the next tile is not whole; each step reads 8 values of each
+// tile and does 64 fused multiply-adds. A partial K tile takes a loop to K;
 // each output is stored under its own bounds check. The zero fill becomes
 // the accumulators' start.
 
@@ -51,14 +51,15 @@ module {
 // CHECK-COUNT-3:       memref.load %[[B]][%{{.+}}, %[[COL]]]
 // CHECK:             } else {
 // CHECK-COUNT-4:       arith.minui
-// CHECK-COUNT-8:     memref.load %[[AT]][%c0
-// CHECK-COUNT-8:     memref.load %[[BT]][%c0
-// CHECK-COUNT-64:    arith.mulf {{.*}} fastmath<contract>
-// CHECK-NOT:         arith.mulf
-// CHECK:             memref.load %[[AT]][%c1
-// CHECK:             memref.load %[[AT]][%c7
-// CHECK:             gpu.barrier
-// CHECK-NEXT:        scf.yield
+// CHECK:             %[[STEPS:.+]]:64 = scf.for %[[KK:.+]] = %{{.+}} to %c8{{.*}} step %c1{{.*}} iter_args({{.*}}) -> ({{(f32, ){63}f32}})
+// CHECK-COUNT-8:       memref.load %[[AT]][%[[KK]]
+// CHECK-COUNT-8:       memref.load %[[BT]][%[[KK]]
+// CHECK-COUNT-64:      arith.mulf {{.*}} fastmath<contract>
+// CHECK-NOT:           arith.mulf
+// CHECK:               scf.yield
+// CHECK-NEXT:        }
+// CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:        scf.yield %[[STEPS]]#0,
 // CHECK:           %[[PART:.+]]:64 = scf.if %{{.+}} -> ({{(f32, ){63}f32}})
 // CHECK-COUNT-4:     memref.store %[[WHOLE]]#{{[0-9]+}}, %[[AT]]
 // CHECK:             gpu.barrier
@@ -110,11 +111,12 @@ module {
 // CHECK:         %[[GRID:.+]] = arith.muli %[[TILES]], %c2
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<8x36xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<8x36xf32, #gpu.address_space<workgroup>>)
 // CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32)
-// CHECK-COUNT-2:     memref.load %[[AT]][%c0
-// CHECK-COUNT-2:     memref.load %[[BT]][%c0
-// CHECK-COUNT-4:     arith.mulf
-// CHECK-NOT:         arith.mulf
-// CHECK:             memref.load %[[AT]][%c1
+// CHECK:             scf.for %[[KK:.+]] = %{{.+}} to %c8{{.*}} step %c1{{.*}} -> (f32, f32, f32, f32)
+// CHECK-COUNT-2:       memref.load %[[AT]][%[[KK]]
+// CHECK-COUNT-2:       memref.load %[[BT]][%[[KK]]
+// CHECK-COUNT-4:       arith.mulf
+// CHECK-NOT:           arith.mulf
+// CHECK:               scf.yield
 // CHECK:           %[[PART:.+]]:4 = scf.if %{{.+}} -> (f32, f32, f32, f32)
 // CHECK-COUNT-4:   scf.if
 // CHECK:             memref.store %[[PART]]#{{[0-3]}}

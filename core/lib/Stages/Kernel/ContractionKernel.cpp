@@ -2,7 +2,7 @@
 //
 // A block computes a BM x BN tile of the output (of one batch element); each
 // of its threads computes a TM x TN micro-tile whose accumulators live in
-// registers (scf.for iter_args, the reduction steps unrolled). K goes
+// registers (scf.for iter_args, through a loop over the BK steps). K goes
 // through workgroup memory BK at a time: all threads copy the A and the B
 // tile cooperatively, both stored K-major (`[BK][BM or BN + pad]`), so a
 // step of the reduction reads TM values of A and TN of B as runs of
@@ -271,8 +271,20 @@ FailureOr<Operation *> ContractionKernel::build() {
         return zeros;
       });
 
+  // Steps kk in [0, count) of the staged tiles, at K offset `from` + kk,
+  // as a loop carrying the accumulators.
+  auto stepLoop = [&](Value from, Value count, ValueRange accs) {
+    auto steps = rw.create<scf::ForOp>(loc, zero, count, ix.c(1), accs);
+    OpBuilder::InsertionGuard stepGuard(rw);
+    rw.setInsertionPointToStart(steps.getBody());
+    Value kk = steps.getInductionVar();
+    rw.create<scf::YieldOp>(loc, stepAt(kk, Ix{rw, loc}.add(from, kk),
+                                        steps.getRegionIterArgs()));
+    return SmallVector<Value>(steps.getResults());
+  };
+
   // Whole K tiles: each stores the elements fetched before it, loads the
-  // next tile's (the loads in flight during the BK unrolled steps), then
+  // next tile's (the loads in flight during the BK steps), then
   // computes. Only the fetch after the last whole tile, which may pass K,
   // clamps K.
   Value kWhole = ix.mul(ix.div(kSize, ix.c(bk)), bk);
@@ -292,11 +304,11 @@ FailureOr<Operation *> ContractionKernel::build() {
     SmallVector<Value> next = fetchEither(
         in.lt(kNext, kWhole), [&] { return fetchBoth(kNext, Value()); },
         [&] { return fetchBoth(kNext, kLast); });
-    SmallVector<Value> accs(iterArgs.take_front(accCount));
-    for (int64_t kk = 0; kk < bk; ++kk) {
-      Value kkv = in.c(kk);
-      accs = stepAt(kkv, in.add(k0, kkv), accs);
-    }
+    // The BK steps stay a loop: unrolled, they made the kernel stage's IR
+    // (and every product after it) several times larger, for a choice
+    // LLVM's unroller makes as well.
+    SmallVector<Value> accs =
+        stepLoop(k0, in.c(bk), iterArgs.take_front(accCount));
     rw.create<gpu::BarrierOp>(loc);
     llvm::append_range(accs, next);
     rw.create<scf::YieldOp>(loc, accs);
@@ -314,17 +326,9 @@ FailureOr<Operation *> ContractionKernel::build() {
     putBoth(afterWhole.drop_front(accCount));
     rw.create<gpu::BarrierOp>(loc);
     Ix in{rw, loc};
-    auto steps =
-        rw.create<scf::ForOp>(loc, zero, in.sub(kSize, kWhole), in.c(1),
-                              afterWhole.take_front(accCount));
-    {
-      OpBuilder::InsertionGuard loopGuard(rw);
-      rw.setInsertionPointToStart(steps.getBody());
-      Value kk = steps.getInductionVar();
-      rw.create<scf::YieldOp>(loc, stepAt(kk, Ix{rw, loc}.add(kWhole, kk),
-                                          steps.getRegionIterArgs()));
-    }
-    rw.create<scf::YieldOp>(loc, steps.getResults());
+    rw.create<scf::YieldOp>(loc,
+                            stepLoop(kWhole, in.sub(kSize, kWhole),
+                                     afterWhole.take_front(accCount)));
     rw.setInsertionPointToStart(part.elseBlock());
     rw.create<scf::YieldOp>(loc, afterWhole.take_front(accCount));
   }
