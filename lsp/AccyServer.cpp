@@ -252,7 +252,10 @@ void AccyServer::generateJob(const std::string &uri, DocumentState &doc,
   bool superseded;
   {
     std::lock_guard<std::mutex> lock(doc.mutex);
-    superseded = doc.closed || !stillLatest();
+    // Released since (retain): the compiler has a fresh context, and
+    // `checked`'s products live in the old one.
+    superseded =
+        doc.closed || !stillLatest() || !doc.latest->retainsProducts();
   }
   if (superseded) {
     callbacks.compileEnded(compile, /*cancelled=*/true);
@@ -262,13 +265,9 @@ void AccyServer::generateJob(const std::string &uri, DocumentState &doc,
   std::shared_ptr<const CompileResult> result = doc.compiler.generate(*checked);
   callbacks.compileEnded(compile, /*cancelled=*/false);
   std::lock_guard<std::mutex> lock(doc.mutex);
+  // Releasing waits for codegenMutex, so the products are still retained.
   if (!stillLatest())
     return;
-  // Released while generating: keep the records only.
-  if (!doc.latest->retainsProducts()) {
-    doc.compiler.releaseTargetProducts();
-    result = result->withoutProducts();
-  }
   setLatest(doc, result); // replaces `checked`, whose products it shares
   // The target stage adds diagnostics only when it fails.
   if (!result->record(StageId::Target).failures.empty() &&

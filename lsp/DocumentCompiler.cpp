@@ -61,22 +61,44 @@ std::shared_ptr<CompileResult> CompileResult::copy(bool withProducts) const {
 }
 
 std::shared_ptr<const CompileResult> CompileResult::withoutProducts() const {
-  return copy(/*withProducts=*/false);
+  std::shared_ptr<CompileResult> copy = this->copy(/*withProducts=*/false);
+  // Nothing of the copy lives in the context any more: the context goes
+  // with the last result that holds products in it.
+  copy->semanticStage =
+      std::make_shared<const Compilation>(semanticStage->withoutProducts());
+  copy->context = nullptr;
+  return copy;
 }
 
 DocumentCompiler::DocumentCompiler(CompileOptions options,
                                    llvm::ThreadPoolInterface *pool)
-    : options(std::move(options)) {
+    : options(std::move(options)), pool(pool) {
+  context = makeContext();
+}
+
+std::shared_ptr<mlir::MLIRContext> DocumentCompiler::makeContext() const {
   mlir::DialectRegistry registry;
   registerAccyDialects(registry);
-  context = std::make_shared<mlir::MLIRContext>(
+  auto fresh = std::make_shared<mlir::MLIRContext>(
       registry, mlir::MLIRContext::Threading::DISABLED);
   // Kernels of one stage compile in parallel on the server's shared pool
   // rather than on a pool per document.
   if (pool)
-    context->setThreadPool(*pool);
-  context->printOpOnDiagnostic(false);
-  context->printStackTraceOnDiagnostic(false);
+    fresh->setThreadPool(*pool);
+  fresh->printOpOnDiagnostic(false);
+  fresh->printStackTraceOnDiagnostic(false);
+  return fresh;
+}
+
+void DocumentCompiler::releaseProducts() {
+  cache.clear();
+  targetCache.clear();
+  checkedProducts = 0;
+  targetProducts = 0;
+  // A fresh context: the old one, with everything it uniqued while this
+  // document compiled (types, attributes, the PTX and objects of every
+  // compile), goes with the last result that uses it.
+  context = makeContext();
 }
 
 DocumentCompiler::~DocumentCompiler() = default;
@@ -89,9 +111,9 @@ bool DocumentCompiler::runStageOn(StageId stage, CompileResult &result,
   // their content hashes.
   StageKernels out =
       previous == StageId::Semantic
-          ? runStageOnKernels(stage, *context, result.kernels(previous),
+          ? runStageOnKernels(stage, *result.context, result.kernels(previous),
                               options.stages, &sourceMap, &stageCache)
-          : runStageOnKernels(stage, *context,
+          : runStageOnKernels(stage, *result.context,
                               *result.products[stageIndex(previous)],
                               options.stages, &sourceMap, &stageCache);
   StageRecord &record = result.records[stageIndex(stage)];

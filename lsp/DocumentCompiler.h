@@ -60,10 +60,11 @@ public:
   /// False in the result handed out before the target stage ran; its
   /// target record is empty.
   bool complete() const { return isComplete; }
-  /// False once the products after `semantic` were released to bound the
-  /// server's memory (records, diagnostics and the source map remain).
+  /// False once the products were released to bound the server's memory
+  /// (records, diagnostics and the source map remain; no IR, so the result
+  /// no longer holds the document's MLIR context).
   bool retainsProducts() const { return retained; }
-  /// A copy without the products after `semantic`.
+  /// A copy without the products (the semantic stage's too).
   std::shared_ptr<const CompileResult> withoutProducts() const;
 
 private:
@@ -106,19 +107,12 @@ public:
 
   /// Kernel products held for reuse.
   size_t cachedProducts() const { return checkedProducts + targetProducts; }
-  /// Forgets the products held for reuse: the next compile builds every
-  /// kernel again. Neither check() nor generate() may be running.
-  void releaseProducts() {
-    cache.clear();
-    checkedProducts = 0;
-    releaseTargetProducts();
-  }
-  /// The same for the target stage's products; generate() may not be
-  /// running.
-  void releaseTargetProducts() {
-    targetCache.clear();
-    targetProducts = 0;
-  }
+  /// Forgets the products held for reuse, and compiles in a fresh MLIR
+  /// context from now on: the next compile builds every kernel again.
+  /// Neither check() nor generate() may be running, and generate() may not
+  /// run on a result of an earlier check() (a generation queued before must
+  /// be dropped).
+  void releaseProducts();
 
 private:
   /// Runs `stage` on the kernels of the stage before it in `result`, reusing
@@ -131,7 +125,10 @@ private:
   static void trimCache(ProductCache &stageCache, const CompileResult &latest,
                         llvm::ArrayRef<StageId> stages);
 
+  std::shared_ptr<mlir::MLIRContext> makeContext() const;
+
   CompileOptions options;
+  llvm::ThreadPoolInterface *pool;
   std::shared_ptr<mlir::MLIRContext> context;
   /// The products of the stages check() runs, and those of the target stage.
   ProductCache cache, targetCache;

@@ -28,6 +28,18 @@ Compilation Compiler::compileBuffer(llvm::StringRef path,
   return compileSemantic(runSemanticStage(context, path, text.str(), options));
 }
 
+Compilation Compilation::withoutProducts() const {
+  Compilation c;
+  c.ok = ok;
+  c.last = last;
+  c.stageRecords = stageRecords;
+  c.sourceManager = sourceManager;
+  c.frontendDiags = frontendDiags;
+  c.map = map;
+  c.deps = deps;
+  return c;
+}
+
 Compilation Compiler::compileSemantic(SemanticResult semantic) {
   Compilation c;
   c.sourceManager = std::move(semantic.sources);

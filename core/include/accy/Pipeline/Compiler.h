@@ -61,6 +61,9 @@ public:
   const std::vector<std::string> &dependencies() const { return deps; }
   /// Every failure record of every stage, in stage order.
   std::vector<FailureRecord> failures() const;
+  /// The same compile without its products (its sources shared): what may
+  /// outlive the MLIR context the products live in.
+  Compilation withoutProducts() const;
 
 private:
   friend class Compiler;
@@ -68,7 +71,7 @@ private:
   std::optional<StageId> last;
   std::array<mlir::OwningOpRef<mlir::ModuleOp>, kNumStages> products;
   std::array<StageRecord, kNumStages> stageRecords;
-  std::unique_ptr<SourceManager> sourceManager;
+  std::shared_ptr<const SourceManager> sourceManager;
   std::vector<Diagnostic> frontendDiags;
   SourceMap map;
   std::vector<std::string> deps;
