@@ -42,24 +42,26 @@ namespace {
 struct CodegenJob {
   Operation *module;
   std::string kernel;
-  std::string name;
   const target::TargetProfile *profile;
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> llvmModule;
   std::string bitcode, artifact;
   std::string error; // what LLVM reported, empty on success
+
+  /// The LLVM module's name: the kernel and the target.
+  std::string name() const { return kernel + "." + profile->name.str(); }
 };
 
 /// Translates `job.module` to LLVM IR. On the pass's thread: translation
 /// reports its failures as MLIR diagnostics on the ops.
 LogicalResult translate(CodegenJob &job) {
   job.context = std::make_unique<llvm::LLVMContext>();
-  job.llvmModule = translateModuleToLLVMIR(job.module, *job.context, job.name);
+  job.llvmModule = translateModuleToLLVMIR(job.module, *job.context, job.name());
   if (!job.llvmModule)
     return job.module->emitError()
            << "cannot translate the " << job.profile->name << " code of '"
-           << job.name << "' to LLVM IR";
-  job.llvmModule->setSourceFileName(job.name);
+           << job.name() << "' to LLVM IR";
+  job.llvmModule->setSourceFileName(job.name());
   return success();
 }
 
@@ -136,9 +138,7 @@ struct SerializePass
              << "gpu.module for '" << targetName
              << "' needs exactly one target attribute (nvvm-attach-target / "
                 "rocdl-attach-target)";
-    return CodegenJob{module, getKernelName(kernel).str(),
-                      (getKernelName(kernel) + "." + targetName).str(),
-                      &*profile};
+    return CodegenJob{module, getKernelName(kernel).str(), &*profile};
   }
 
   /// The job of the host module, or failure. Only the C interface is
@@ -161,8 +161,7 @@ struct SerializePass
     if (!exports)
       return host.emitError() << "the host module of '" << getKernelName(kernel)
                               << "' exports no _mlir_ciface_ function";
-    return CodegenJob{host, getKernelName(kernel).str(),
-                      (getKernelName(kernel) + ".host").str(), &*profile};
+    return CodegenJob{host, getKernelName(kernel).str(), &*profile};
   }
 
   void recordGPUModule(gpu::GPUModuleOp module, CodegenJob &job) {
