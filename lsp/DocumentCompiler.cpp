@@ -202,12 +202,18 @@ DocumentCompiler::generate(const CompileResult &checked) {
 void DocumentCompiler::trimCache(ProductCache &stageCache,
                                  const CompileResult &latest,
                                  llvm::ArrayRef<StageId> stages) {
+  // Older versions' products stay until they outnumber the live ones: an
+  // undo, or typing back what was there, reuses them. Counted first, as
+  // this runs after every compile and seldom trims.
+  size_t liveCount = 0;
+  for (StageId stage : stages)
+    if (const auto &made = latest.products[stageIndex(stage)])
+      liveCount += made->size();
+  if (stageCache.size() <= 2 * liveCount + 16)
+    return;
   llvm::StringSet<> live;
   for (StageId stage : stages)
     for (mlir::ModuleOp kernel : latest.kernels(stage))
       live.insert(kernelKey(kernel));
-  // Older versions' products stay until they outnumber the live ones: an
-  // undo, or typing back what was there, reuses them.
-  if (stageCache.size() > 2 * live.size() + 16)
-    stageCache.retainOnly(live);
+  stageCache.retainOnly(live);
 }
