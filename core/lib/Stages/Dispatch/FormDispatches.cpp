@@ -183,21 +183,6 @@ struct FuseIntoScan : OpRewritePattern<linalg::GenericOp> {
   linalg::ControlFusionFn control;
 };
 
-LogicalResult generalizeNamedOps(func::FuncOp func) {
-  SmallVector<linalg::LinalgOp> named;
-  func.walk([&](linalg::LinalgOp op) {
-    if (!isa<linalg::GenericOp, linalg::FillOp>(op))
-      named.push_back(op);
-  });
-  IRRewriter rewriter(func.getContext());
-  for (linalg::LinalgOp op : named) {
-    rewriter.setInsertionPoint(op);
-    // Ops that do not generalize stay named; they are dispatch roots.
-    (void)linalg::generalizeNamedOp(rewriter, op);
-  }
-  return success();
-}
-
 StringRef dispatchKind(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0)
     return "elementwise";
@@ -213,8 +198,6 @@ struct FormDispatchesPass
   LogicalResult formDispatches(ModuleOp kernel) {
     func::FuncOp entry = getKernelEntry(kernel);
     if (!entry)
-      return failure();
-    if (failed(generalizeNamedOps(entry)))
       return failure();
     duplicateSharedProducers(entry, maxRecomputeOps);
     duplicateSharedFills(entry);

@@ -13,6 +13,7 @@ void accy::dispatch::buildDispatchPipeline(
     OpPassManager &pm, const DispatchPipelineOptions &options) {
   // Canonicalize before the roots are marked: linalg canonicalizations
   // rebuild ops and would drop the dispatch attributes afterwards.
+  pm.addPass(createDropUnitDims());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createFormDispatches(

@@ -10,12 +10,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def DropUnitDims : Pass<"accy-choir-drop-unit-dims", "mlir::ModuleOp"> {
+  let summary = "Generalize named linalg ops and drop their unit-extent loops";
+  let description = [{
+    Works on every kernel module (`accy.kernel`) at or below the anchor.
+    Named linalg ops other than `linalg.fill` are generalized (ops that do
+    not generalize stay named and become dispatch roots). Then upstream's
+    unit-extent folding (`populateFoldUnitExtentDimsPatterns`, reassociative
+    reshapes) removes every loop of extent 1 from the generics, except from
+    scans (`accy.scan`), and reshapes of `tensor.empty` fold. The reshapes
+    that `keepdims=true` and size-1 broadcasts put between elementwise ops
+    meet and cancel, so that `accy-choir-form-dispatches` sees one chain of
+    generics: `rsqrt(mean(..., keepdims=true) + EPS)` joins its reduction's
+    dispatch as it would without `keepdims`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
 def FormDispatches : Pass<"accy-choir-form-dispatches", "mlir::ModuleOp"> {
   let summary = "Fuse elementwise producers into their consumers and mark "
                 "dispatch roots";
   let description = [{
-    Works on every kernel module (`accy.kernel`) at or below the anchor.
-    Named linalg ops other than `linalg.fill` are generalized, then upstream
+    Works on every kernel module (`accy.kernel`) at or below the anchor,
+    on generics (see `accy-choir-drop-unit-dims`; named ops other than
+    `linalg.fill` stay dispatch roots). Upstream
     elementwise fusion (`populateElementwiseOpsFusionPatterns`) runs with an
     Accy cost model: an all-parallel producer is fused into a consumer that
     reads it through a permutation map (no recomputation blow-up through a
