@@ -34,12 +34,10 @@ module {
 // CHECK-SAME:    %[[MEAN:[a-z0-9]+]]: tensor<?xf32>
 // CHECK-NOT:     tensor.expand_shape
 // CHECK-NOT:     linalg.broadcast
-// CHECK:         %[[FILL:.+]] = linalg.fill
-// CHECK-SAME:      -> tensor<f32>
+// CHECK:         %[[FILL:.+]] = linalg.fill {{.+}} -> tensor<f32>
 // CHECK:         %[[BCAST:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel"]
-// CHECK-SAME:      ins(%[[FILL]] : tensor<f32>)
-// CHECK-SAME:      -> tensor<?xf32>
+// CHECK-SAME:      ins(%[[FILL]] : tensor<f32>) outs(%{{.+}} : tensor<?xf32>)
 // CHECK:         %[[R:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel"]
 // CHECK-SAME:      ins(%[[MEAN]], %[[BCAST]] : tensor<?xf32>, tensor<?xf32>)
