@@ -83,6 +83,15 @@ mlir::FailureOr<mlir::Operation *>
 buildContractionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                        const KernelPlan &plan, const DispatchShape &shape);
 
+/// The row-reduction schedule (RowKernel.cpp) for `op` with `combiner`: one
+/// block per row, threads folding strided parts of it and combining through
+/// subgroup shuffles and workgroup memory; the row pipeline of
+/// `plan.epilogues` (reducing or mapping the same row) follows in the same
+/// launch.
+mlir::FailureOr<mlir::Operation *>
+buildRowReductionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                        const KernelPlan &plan, mlir::Operation *combiner);
+
 /// The scan schedule (ScanKernel.cpp) for `op`, a scan tagged `accy.scan`
 /// (see `shape`): one block per line walking the line in chunks of its
 /// threads with a carry, or, with `plan.lineTile`, three launches (block
