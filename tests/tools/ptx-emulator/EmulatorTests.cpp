@@ -1,0 +1,315 @@
+//===- EmulatorTests.cpp - Unit tests of the PTX interpreter --------------===//
+//
+// Small hand-written PTX kernels through loadProgram and runGrid (no CUDA
+// API in between): a block barrier, butterfly and up shuffles with their
+// predicate, predicated branches, cvt rounding and saturation, f16
+// arithmetic, and the errors: an unsupported instruction fails the load
+// naming it, a barrier that can never complete fails the launch.
+//
+//===----------------------------------------------------------------------===//
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include "Numeric.h"
+#include "Program.h"
+#include "Scheduler.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace ptxemu;
+
+namespace {
+
+const char *kHeader = R"(.version 8.0
+.target sm_90
+.address_size 64
+)";
+
+/// Runs `entry` of `body` with one u64 parameter pointing at `out`.
+bool run(const std::string &body, uint32_t threads, std::vector<uint32_t> &out,
+         std::string &error, uint32_t blocks = 1) {
+  std::unique_ptr<Program> program =
+      loadProgram((kHeader + body).c_str(), error);
+  if (!program)
+    return false;
+  const Entry *entry = program->find("k");
+  REQUIRE(entry);
+  uint64_t pointer = reinterpret_cast<uint64_t>(out.data());
+  uint8_t params[8];
+  std::memcpy(params, &pointer, 8);
+  LaunchConfig config;
+  config.block[0] = threads;
+  config.grid[0] = blocks;
+  return runGrid(*entry, config, params, error);
+}
+
+/// The common prologue: %rd1 = &out[%tid.x] (u32 elements).
+const char *kPrologue = R"(
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd1, %rd1, %rd2;
+)";
+
+} // namespace
+
+TEST_CASE("bar.sync makes the block's shared stores visible", "[emulator]") {
+  std::string ptx = std::string(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 buf[256];
+)") + kPrologue + R"(
+  mul.wide.u32 %rd3, %r1, 4;
+  mov.u64 %rd4, buf;
+  add.s64 %rd5, %rd4, %rd3;
+  add.s32 %r2, %r1, 100;
+  st.shared.u32 [%rd5], %r2;
+  bar.sync 0;
+  sub.s32 %r3, 63, %r1;
+  mul.wide.u32 %rd6, %r3, 4;
+  add.s64 %rd7, %rd4, %rd6;
+  ld.shared.u32 %r4, [%rd7];
+  st.global.u32 [%rd1], %r4;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(64, 0);
+  std::string error;
+  REQUIRE(run(ptx, 64, out, error));
+  for (uint32_t i = 0; i < 64; ++i)
+    CHECK(out[i] == 100 + 63 - i);
+}
+
+TEST_CASE("a thread that exits does not hold up the barrier", "[emulator]") {
+  std::string ptx = std::string(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+)") + kPrologue + R"(
+  setp.gt.u32 %p1, %r1, 40;
+  @%p1 bra $L__done;
+  bar.sync 0;
+  st.global.u32 [%rd1], 7;
+$L__done:
+  ret;
+}
+)";
+  std::vector<uint32_t> out(64, 0);
+  std::string error;
+  REQUIRE(run(ptx, 64, out, error));
+  for (uint32_t i = 0; i < 64; ++i)
+    CHECK(out[i] == (i <= 40 ? 7u : 0u));
+}
+
+TEST_CASE("shfl.sync bfly and up exchange lanes", "[emulator]") {
+  std::string ptx = std::string(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+)") + kPrologue + R"(
+  mov.u32 %r2, %laneid;
+  mul.lo.s32 %r3, %r2, 10;
+  shfl.sync.bfly.b32 %r4, %r3, 5, 31, -1;
+  shfl.sync.up.b32 %r5|%p1, %r3, 3, 0, -1;
+  selp.u32 %r6, 1000, 0, %p1;
+  add.s32 %r7, %r5, %r6;
+  cvt.rn.f32.u32 %f1, %r2;
+  shfl.sync.down.b32 %f2, %f1, 2, 31, -1;
+  cvt.rzi.u32.f32 %r8, %f2;
+  shfl.sync.idx.b32 %r9, %r2, 3, 6175, -1;
+  shl.b32 %r10, %r4, 16;
+  add.s32 %r10, %r10, %r7;
+  st.global.u32 [%rd1], %r10;
+  mul.lo.s32 %r11, %r8, 100;
+  add.s32 %r11, %r11, %r9;
+  st.global.u32 [%rd1+256], %r11;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(128, 0);
+  std::string error;
+  REQUIRE(run(ptx, 64, out, error));
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t lane = t % 32;
+    uint32_t bfly = (lane ^ 5) * 10;
+    uint32_t up = lane >= 3 ? (lane - 3) * 10 + 1000 : lane * 10;
+    CHECK(out[t] == (bfly << 16) + up);
+    uint32_t down = lane + 2 <= 31 ? lane + 2 : lane;
+    // c = 0x181f: segments of 8 lanes (segmask 0x18), clamp 31: lane 3 of
+    // each segment.
+    uint32_t idx = (lane & 0x18) | 3;
+    CHECK(out[64 + t] == down * 100 + idx);
+  }
+}
+
+TEST_CASE("predicated instructions and branches", "[emulator]") {
+  std::string ptx = std::string(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+)") + kPrologue + R"(
+  setp.lt.u32 %p1, %r1, 5;
+  mov.u32 %r2, 2;
+  @!%p1 bra $L__skip;
+  mov.u32 %r2, 1;
+$L__skip:
+  and.b32 %r3, %r1, 1;
+  setp.eq.s32 %p2, %r3, 1;
+  @%p2 add.s32 %r2, %r2, 10;
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(16, 0);
+  std::string error;
+  REQUIRE(run(ptx, 16, out, error));
+  for (uint32_t i = 0; i < 16; ++i)
+    CHECK(out[i] == (i < 5 ? 1u : 2u) + (i % 2 ? 10u : 0u));
+}
+
+TEST_CASE("cvt rounds and saturates as PTX says", "[emulator]") {
+  std::string ptx = R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b16 %rs<8>;
+  .reg .b32 %r<16>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [k_param_0];
+  cvt.rni.s32.f32 %r1, 0f40200000;
+  st.global.u32 [%rd1], %r1;
+  cvt.rzi.s32.f32 %r2, 0fC02CCCCD;
+  st.global.u32 [%rd1+4], %r2;
+  cvt.rmi.s32.f32 %r3, 0fC02CCCCD;
+  st.global.u32 [%rd1+8], %r3;
+  cvt.rpi.s32.f32 %r4, 0f40100000;
+  st.global.u32 [%rd1+12], %r4;
+  cvt.rzi.s32.f32 %r5, 0f7FC00000;
+  st.global.u32 [%rd1+16], %r5;
+  cvt.rzi.s32.f32 %r6, 0f4F800000;
+  st.global.u32 [%rd1+20], %r6;
+  cvt.rn.f16.f32 %rs1, 0f3F803000;
+  cvt.rz.f16.f32 %rs2, 0f3F803FFF;
+  mov.b32 %r7, {%rs1, %rs2};
+  st.global.u32 [%rd1+24], %r7;
+  cvt.rn.bf16.f32 %rs3, 0f3F818000;
+  cvt.rn.bf16.f32 %rs4, 0f3F808000;
+  mov.b32 %r8, {%rs3, %rs4};
+  st.global.u32 [%rd1+28], %r8;
+  cvt.sat.u8.s32 %r9, 300;
+  st.global.u32 [%rd1+32], %r9;
+  cvt.rmi.f32.f32 %f1, 0fBFC00000;
+  st.global.f32 [%rd1+36], %f1;
+  cvt.s64.s32 %rd2, -5;
+  st.global.u64 [%rd1+40], %rd2;
+  mov.b16 %rs6, 0x3C00;
+  mov.b16 %rs7, 0x1401;
+  add.rn.f16 %rs5, %rs6, %rs7;
+  mov.b32 %r10, {%rs5, %rs5};
+  st.global.u32 [%rd1+48], %r10;
+  cvt.rn.f32.s64 %f2, 16777217;
+  st.global.f32 [%rd1+52], %f2;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(16, 0);
+  std::string error;
+  REQUIRE(run(ptx, 1, out, error));
+  CHECK(static_cast<int32_t>(out[0]) == 2);   // 2.5 to nearest even
+  CHECK(static_cast<int32_t>(out[1]) == -2);  // -2.7 toward zero
+  CHECK(static_cast<int32_t>(out[2]) == -3);  // -2.7 toward -inf
+  CHECK(static_cast<int32_t>(out[3]) == 3);   // 2.25 toward +inf
+  CHECK(out[4] == 0);                         // NaN -> 0
+  CHECK(out[5] == 0x7fffffffu);               // 2^32 saturates
+  // 1 + 3 * 2^-11: a tie between 1 + 2^-10 and 1 + 2^-9 in f16 (10
+  // fraction bits), to the even one.
+  CHECK((out[6] & 0xffff) == 0x3C02);
+  CHECK((out[6] >> 16) == 0x3C01);            // toward zero
+  CHECK((out[7] & 0xffff) == 0x3F82);         // tie: to even (up)
+  CHECK((out[7] >> 16) == 0x3F80);            // tie: to even (down)
+  CHECK(out[8] == 255);
+  CHECK(bitsToF32(out[9]) == -2.0f);
+  CHECK(out[10] == 0xfffffffbu);
+  CHECK(out[11] == 0xffffffffu);
+  // 1 + (2^-10 + 2^-20): rounds to 1 + 2^-10 (0x1401 is 2^-10 (1 + 2^-10))
+  CHECK((out[12] & 0xffff) == 0x3C01);
+  CHECK(bitsToF32(out[13]) == 16777216.0f);   // ties to even
+}
+
+TEST_CASE("an unsupported instruction fails the load, naming it",
+          "[emulator]") {
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<4>;
+  mov.u32 %r1, 1;
+  prmt.b32 %r2, %r1, %r1, 0x3210;
+  ret;
+}
+)";
+  std::string error;
+  CHECK_FALSE(loadProgram(ptx.c_str(), error));
+  CHECK(error.find("prmt.b32") != std::string::npos);
+  CHECK(error.find("line 9") != std::string::npos);
+
+  std::string directive = std::string(kHeader) + ".func f()\n{\n ret;\n}\n";
+  CHECK_FALSE(loadProgram(directive.c_str(), error = ""));
+  CHECK(error.find(".func") != std::string::npos);
+}
+
+TEST_CASE("a barrier that can never complete is a deadlock, not a hang",
+          "[emulator]") {
+  std::string ptx = std::string(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+)") + kPrologue + R"(
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra $L__shuffle;
+  bar.sync 0;
+  ret;
+$L__shuffle:
+  shfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(32, 0);
+  std::string error;
+  CHECK_FALSE(run(ptx, 32, out, error));
+  CHECK(error.find("deadlock") != std::string::npos);
+  CHECK(error.find("16 thread(s) wait at bar.sync") != std::string::npos);
+  CHECK(error.find("16 thread(s) wait at shfl.sync") != std::string::npos);
+}
+
+TEST_CASE("a shared access out of bounds fails the launch", "[emulator]") {
+  std::string ptx = std::string(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 buf[16];
+  mov.u64 %rd1, buf;
+  st.shared.u32 [%rd1+16], 1;
+  ret;
+}
+)");
+  std::vector<uint32_t> out(1, 0);
+  std::string error;
+  CHECK_FALSE(run(ptx, 1, out, error));
+  CHECK(error.find("invalid shared store") != std::string::npos);
+}

@@ -1,0 +1,50 @@
+//===- Interpreter.h - Executes one PTX thread ----------------------------===//
+//
+// Runs the decoded instructions of one thread from its pc until the thread
+// must wait for others (bar.sync, shfl.sync), exits, or faults. The
+// scheduler (Scheduler.h) owns the threads and decides who runs next; the
+// interpreter knows nothing about blocks or warps beyond the special
+// registers it reads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_PTX_EMULATOR_INTERPRETER_H
+#define ACCY_PTX_EMULATOR_INTERPRETER_H
+
+#include "Program.h"
+
+#include <string>
+
+namespace ptxemu {
+
+/// What a block's threads share while they run.
+struct BlockEnv {
+  const Entry *entry = nullptr;
+  const uint8_t *params = nullptr; // the packed parameter buffer
+  uint8_t *shared = nullptr;       // this block's shared memory
+  uint64_t sharedBytes = 0;        // static + dynamic
+  std::string *error = nullptr;    // set when a thread faults
+};
+
+struct ThreadState {
+  enum Status : uint8_t { Runnable, AtBarrier, AtShuffle, Exited };
+  uint64_t *regs = nullptr;
+  uint32_t pc = 0;
+  Status status = Runnable;
+};
+
+enum class Stop { Barrier, Shuffle, Exit, Fault };
+
+/// Runs `thread` until it stops. At a barrier the pc is past the bar.sync;
+/// at a shuffle it is still on the shfl.sync (the scheduler completes it).
+Stop runThread(const BlockEnv &env, ThreadState &thread);
+
+/// The result of one lane's shfl.sync, given every lane's source value and
+/// which lanes take part: lane j's value where j is valid and taking part,
+/// else the lane's own value; `inRange` is the instruction's predicate.
+uint32_t shuffleResult(ShflMode mode, uint32_t lane, uint32_t b, uint32_t c,
+                       const uint32_t *values, uint32_t participating,
+                       bool &inRange);
+
+} // namespace ptxemu
+
+#endif
