@@ -60,14 +60,14 @@ module {
 // as the kernel summary below does.
 // CHECK-SAME:    accy.dispatches = [{combiner = "maximumf", epilogue = 2 : i64, id = 0 : i64, op = "linalg.generic", schedule = "row-reduction", targets = {gfx942 = {block = array<i64: 256, 1, 1>, subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}, host = {loops = "serial"}, sm_90 = {block = array<i64: 256, 1, 1>, subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 64 : i64}}}]
 // CHECK-SAME:    accy.kernels = {symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>], targets = {
-// CHECK-SAME:      gfx942 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 32 : i64}]
-// CHECK-SAME:      sm_90 = [{arguments = [{index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 64 : i64}]
+// CHECK-SAME:      gfx942 = [{arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 32 : i64}]
+// CHECK-SAME:      sm_90 = [{arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 64 : i64}]
 // CHECK-SAME:    gpu.container_module
 
 // CHECK:       func.func @softmax__sm_90(%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.launch_target = "sm_90"}
 // CHECK:         %[[MAX:.+]] = gpu.alloc (%{{.+}}) {accy.buffer = 0 : i64} : memref<?xf32>
 // CHECK:         %[[SUM:.+]] = gpu.alloc (%{{.+}}) {accy.buffer = 1 : i64} : memref<?xf32>
-// CHECK:         gpu.launch_func @sm_90::@softmax_k0 blocks in (%{{.+}}, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[X]] : memref<?x?xf32>, %[[MAX]] : memref<?xf32>, %[[SUM]] : memref<?xf32>, %[[OUT]] : memref<?x?xf32>)
+// CHECK:         gpu.launch_func @sm_90::@softmax_k0 blocks in (%{{.+}}, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[OUT]] : memref<?x?xf32>, %[[X]] : memref<?x?xf32>, %[[MAX]] : memref<?xf32>, %[[SUM]] : memref<?xf32>)
 // CHECK-NOT:     gpu.launch_func
 // CHECK-DAG:     gpu.dealloc %[[MAX]] :
 // CHECK-DAG:     gpu.dealloc %[[SUM]] :
@@ -79,10 +79,27 @@ module {
 // CHECK-NOT:       linalg.
 // CHECK:           scf.for
 
-// Row maximum on sm_90: strided loop, warp butterfly, 8 warp partials in
-// shared memory.
+// softmax on sm_90. A row that fits in registers (at most 256 threads x 8
+// runs x 4 elements, a whole number of runs) is loaded once, 128 bits at a
+// time, and the three ops of the pipeline (max, sum of exp, divide) read it
+// there. Other rows: each op walks the row with a strided loop. Either
+// way: warp butterflies, 8 warp partials in shared memory.
 // CHECK:       gpu.module @sm_90 attributes {accy.target = "sm_90"}
-// CHECK:         gpu.func @softmax_k0(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?x?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[PART2:.+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK:         gpu.func @softmax_k0(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[PART2:.+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK:           %[[OUTFLAT:.+]] = memref.collapse_shape
+// CHECK:           %[[XFLAT:.+]] = memref.collapse_shape
+// CHECK:           arith.cmpi ult, %{{.+}}, %c8193 : index
+// CHECK:           scf.if %{{.+}} {
+// CHECK-COUNT-32:    memref.load %[[XFLAT]][
+// CHECK-NOT:         memref.load %[[XFLAT]][
+// CHECK:             arith.maximumf
+// CHECK-NOT:         memref.load %[[XFLAT]][
+// CHECK:             math.exp
+// CHECK-NOT:         memref.load %[[XFLAT]][
+// CHECK:             arith.divf
+// CHECK:             memref.store %{{.+}}, %[[OUTFLAT]][
+// CHECK-NOT:         memref.load %[[XFLAT]][
+// CHECK:           } else {
 // CHECK:           scf.for %{{.+}} = %thread_id_x to %{{.+}} step %c256
 // CHECK:             arith.maximumf
 // CHECK:           gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32

@@ -20,6 +20,30 @@ using namespace accy::kernel;
 
 namespace {
 
+/// 32-bit registers a thread gives to the elements of the row it caches.
+constexpr int64_t kRowCacheWords = 32;
+/// The most runs a thread caches; every walk of the row unrolls them.
+constexpr int64_t kRowCacheMaxRuns = 8;
+
+/// The elements of the row a thread takes, in its registers: of each
+/// cached buffer, element k of run r (see RowReducer::runStart) at
+/// [r * width + k].
+struct RowCache {
+  int64_t width = 1, runs = 0;
+  llvm::DenseMap<Value, SmallVector<Value>> values{};
+
+  /// The element of run `run`, position `k`, that `op` reads through
+  /// `input`, when the cache holds it: `op` reads a cached buffer through
+  /// the identity map, as the root does.
+  Value lookup(linalg::LinalgOp op, OpOperand &input, int64_t run,
+               int64_t k) const {
+    auto it = values.find(input.get());
+    if (it == values.end() || !op.getMatchingIndexingMap(&input).isIdentity())
+      return Value();
+    return it->second[run * width + k];
+  }
+};
+
 /// Reductions of a row by a block: each thread folds a strided part of the
 /// row, subgroups combine with butterfly shuffles, and subgroups through a
 /// shared-memory slot each; every thread ends with the row's value.
@@ -31,6 +55,11 @@ namespace {
 /// a run's loads come first, from flattened views at offsets the backends
 /// can tell are multiples of 16 bytes, so that they merge into 128-bit
 /// loads (and stores, when mapping the row).
+///
+/// A row pipeline reads the root's row once per op. Where the row fits in
+/// the threads' registers, the rows read by several ops of the pipeline
+/// are loaded once, at the start, into a RowCache, and the walks over the
+/// row take their elements from it.
 struct RowReducer {
   RewriterBase &rw;
   Location loc;
@@ -40,6 +69,8 @@ struct RowReducer {
   SmallVector<Value> parallelIvs;
   /// Flattened aligned views of the buffers accessed in runs.
   llvm::DenseMap<Value, Value> flatViews{};
+  /// The row in registers, while the pipeline is built for rows that fit.
+  const RowCache *cache = nullptr;
 
   /// The row's value of reduction `op` (combiner `combiner`, shared-memory
   /// slots `partials` when the block has several subgroups) combined into
@@ -149,9 +180,22 @@ struct RowReducer {
   /// the first use (always at the top of the launch's body).
   Value viewOf(OpOperand &operand) {
     Value &view = flatViews[operand.get()];
-    if (!view)
+    if (!view) {
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToStart(&launch.getBody().front());
       view = alignedFlatView(rw, loc, operand.get());
+    }
     return view;
+  }
+
+  /// The row's start in a flattened operand when the row's `total`
+  /// elements are a whole number of runs of `width`: the block times the
+  /// row rounded down to runs, a value the backends know to be a multiple
+  /// of the run.
+  Value wholeRunsStart(Value total, int64_t width) {
+    Ix ix{rw, loc};
+    return ix.mul(launch.getBlockIds().x,
+                  ix.mul(ix.div(total, ix.c(width)), width));
   }
 
   /// The position of element `linear` of this row in a flattened operand.
@@ -168,10 +212,47 @@ struct RowReducer {
     SmallVector<Value> ivs, args;
   };
 
+  /// Element `k` of the run at `first` for `op`: its ivs and the payload's
+  /// arguments, from `known`, from run `run` of the cache (-1: none), from
+  /// the flattened views `flat`, or loaded.
+  RowElement rowElement(linalg::LinalgOp op, const InRegisters &known,
+                        const llvm::DenseMap<Value, Value> &flat, Value first,
+                        int64_t k, ArrayRef<Value> sizes, int64_t run) {
+    Ix in{rw, loc};
+    RowElement element;
+    element.linear = in.add(first, in.c(k));
+    element.ivs = rowIvs(in, op, element.linear, sizes);
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (Value value = known.lookup(input->get()))
+        element.args.push_back(value);
+      else if (op.getMatchingBlockArgument(input).use_empty())
+        element.args.push_back(Value());
+      else if (Value cached = run >= 0 ? cache->lookup(op, *input, run, k)
+                                       : Value())
+        element.args.push_back(cached);
+      else if (Value view = flat.lookup(input->get()))
+        element.args.push_back(rw.create<memref::LoadOp>(
+            loc, view, flatIndex(element.linear)));
+      else
+        element.args.push_back(loadOperand(rw, loc, op, input, element.ivs));
+    }
+    return element;
+  }
+
+  /// The first element of run `run` this thread takes of a row walked in
+  /// runs of `width`: runs go round the threads, as in walkRow's loop.
+  Value runStart(int64_t run, int64_t width) {
+    Ix ix{rw, loc};
+    return ix.add(ix.mul(launch.getThreadIds().x, width),
+                  ix.c(run * threads * width));
+  }
+
   /// Calls `step` on the elements of the row this thread takes, threading
   /// `carried` (null for none) through, and returns what it ends with.
   Value walkRow(linalg::LinalgOp op, const InRegisters &known, Value carried,
                 function_ref<Value(ArrayRef<RowElement>, Value)> step) {
+    if (cache)
+      return walkCachedRow(op, known, carried, step);
     Ix ix{rw, loc};
     SmallVector<Value> sizes = loopSizes(rw, loc, op);
     Value total = ix.product(select(sizes, reductionDims));
@@ -188,26 +269,10 @@ struct RowReducer {
         rw.setInsertionPointToStart(each.getBody());
       else
         rw.setInsertionPoint(each.getBody()->getTerminator());
-      Ix in{rw, loc};
       SmallVector<RowElement> elements;
-      for (int64_t k = 0; k < width; ++k) {
-        RowElement element;
-        element.linear = in.add(each.getInductionVar(), in.c(k));
-        element.ivs = rowIvs(in, op, element.linear, sizes);
-        for (OpOperand *input : op.getDpsInputOperands()) {
-          if (Value value = known.lookup(input->get()))
-            element.args.push_back(value);
-          else if (op.getMatchingBlockArgument(input).use_empty())
-            element.args.push_back(Value());
-          else if (Value view = flat.lookup(input->get()))
-            element.args.push_back(rw.create<memref::LoadOp>(
-                loc, view, flatIndex(element.linear)));
-          else
-            element.args.push_back(
-                loadOperand(rw, loc, op, input, element.ivs));
-        }
-        elements.push_back(std::move(element));
-      }
+      for (int64_t k = 0; k < width; ++k)
+        elements.push_back(rowElement(op, known, flat, each.getInductionVar(),
+                                      k, sizes, /*run=*/-1));
       Value next =
           step(elements, carried ? each.getRegionIterArg(0) : Value());
       if (!carried)
@@ -223,8 +288,7 @@ struct RowReducer {
         flat[input->get()] = viewOf(*input);
     // Rows of a whole number of runs take runs; others single elements.
     Value whole = ix.eq(ix.rem(total, ix.c(width)), 0);
-    rowStart = ix.mul(launch.getBlockIds().x,
-                      ix.mul(ix.div(total, ix.c(width)), width));
+    rowStart = wholeRunsStart(total, width);
     auto branch = rw.create<scf::IfOp>(
         loc, carried ? TypeRange{carried.getType()} : TypeRange{}, whole,
         true);
@@ -245,12 +309,149 @@ struct RowReducer {
     inBranch(branch.elseBlock(), 1);
     return carried ? branch.getResult(0) : Value();
   }
+
+  /// walkRow over a row that fits in the cache: the cache's runs, unrolled,
+  /// each where it lies in the row (the cache's condition makes the row a
+  /// whole number of runs, and `rowStart` is set for it).
+  Value walkCachedRow(linalg::LinalgOp op, const InRegisters &known,
+                      Value carried,
+                      function_ref<Value(ArrayRef<RowElement>, Value)> step) {
+    Ix ix{rw, loc};
+    SmallVector<Value> sizes = loopSizes(rw, loc, op);
+    Value total = ix.product(select(sizes, reductionDims));
+    int64_t width = cache->width;
+    llvm::DenseMap<Value, Value> flat;
+    if (width > 1 && runWidth(op))
+      for (OpOperand *input : op.getDpsInputOperands())
+        if (isAlignedAtPoint(op, *input) && !known.count(input->get()))
+          flat[input->get()] = viewOf(*input);
+    for (int64_t run = 0; run < cache->runs; ++run) {
+      Value first = runStart(run, width);
+      auto inRow = rw.create<scf::IfOp>(
+          loc, carried ? TypeRange{carried.getType()} : TypeRange{},
+          ix.lt(first, total), /*withElseRegion=*/bool(carried));
+      OpBuilder::InsertionGuard ifGuard(rw);
+      if (carried)
+        rw.setInsertionPointToStart(inRow.thenBlock());
+      else
+        rw.setInsertionPoint(inRow.thenBlock()->getTerminator());
+      SmallVector<RowElement> elements;
+      for (int64_t k = 0; k < width; ++k)
+        elements.push_back(rowElement(op, known, flat, first, k, sizes, run));
+      Value next = step(elements, carried);
+      if (!carried)
+        continue;
+      rw.create<scf::YieldOp>(loc, next);
+      rw.setInsertionPointToStart(inRow.elseBlock());
+      rw.create<scf::YieldOp>(loc, carried);
+      carried = inRow.getResult(0);
+    }
+    return carried;
+  }
 };
 
 /// The combiner of a reduction planned as a row reduction, or null.
 Operation *rowCombiner(linalg::LinalgOp op) {
   DispatchShape shape = classifyDispatch(op);
   return shape.schedule == Schedule::RowReduction ? shape.combiner : nullptr;
+}
+
+/// The inputs of row reduction `op` worth caching: read over the whole
+/// iteration space (the identity map), read the same way by a later op of
+/// the pipeline over the same loops, and written by none of them.
+SmallVector<OpOperand *>
+rowCacheOperands(linalg::LinalgOp op, ArrayRef<linalg::LinalgOp> epilogues) {
+  auto writes = [&](Value buffer) {
+    return op.getDpsInits()[0] == buffer ||
+           llvm::any_of(epilogues, [&](linalg::LinalgOp epilogue) {
+             return epilogue.getDpsInits()[0] == buffer;
+           });
+  };
+  auto readsAgain = [&](Value buffer) {
+    return llvm::any_of(epilogues, [&](linalg::LinalgOp epilogue) {
+      return epilogue.getNumLoops() == op.getNumLoops() &&
+             llvm::any_of(epilogue.getDpsInputOperands(), [&](OpOperand *in) {
+               return in->get() == buffer &&
+                      epilogue.getMatchingIndexingMap(in).isIdentity();
+             });
+    });
+  };
+  SmallVector<OpOperand *> operands;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (op.getMatchingIndexingMap(input).isIdentity() &&
+        !op.getMatchingBlockArgument(input).use_empty() &&
+        !llvm::is_contained(llvm::map_range(operands,
+                                            [](OpOperand *o) {
+                                              return o->get();
+                                            }),
+                            input->get()) &&
+        readsAgain(input->get()) && !writes(input->get()))
+      operands.push_back(input);
+  return operands;
+}
+
+/// How many runs of `width` elements of `operands` each thread caches
+/// within kRowCacheWords registers (0: none).
+int64_t rowCacheRuns(ArrayRef<OpOperand *> operands, int64_t width) {
+  int64_t wordsPerRun = 0;
+  for (OpOperand *operand : operands)
+    wordsPerRun += llvm::divideCeil(
+        width * storedBytes(elementOf(operand->get())), 4);
+  if (wordsPerRun == 0)
+    return 0;
+  return std::min(kRowCacheMaxRuns, kRowCacheWords / wordsPerRun);
+}
+
+/// Loads this thread's runs of `operands` of row reduction `op`, for a row
+/// of `total` elements that is a whole number of runs and fits the cache
+/// (`row.rowStart` set for it).
+RowCache loadRowCache(RowReducer &row, linalg::LinalgOp op,
+                      ArrayRef<OpOperand *> operands, int64_t width,
+                      int64_t runs, Value total) {
+  RewriterBase &rw = row.rw;
+  Location loc = row.loc;
+  Ix ix{rw, loc};
+  SmallVector<Value> sizes = loopSizes(rw, loc, op);
+  RowCache cache{width, runs};
+  llvm::DenseMap<Value, Value> views;
+  if (width > 1)
+    for (OpOperand *operand : operands)
+      if (isAlignedAtPoint(op, *operand))
+        views[operand->get()] = row.viewOf(*operand);
+  for (int64_t run = 0; run < runs; ++run) {
+    Value first = row.runStart(run, width);
+    SmallVector<Type> types;
+    for (OpOperand *operand : operands)
+      types.append(width, elementOf(operand->get()));
+    // Runs past the row's end hold zeros that no walk reads.
+    auto inRow = rw.create<scf::IfOp>(loc, types, ix.lt(first, total),
+                                      /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointToStart(inRow.thenBlock());
+    Ix in{rw, loc};
+    SmallVector<Value> loaded;
+    for (OpOperand *operand : operands)
+      for (int64_t k = 0; k < width; ++k) {
+        Value linear = in.add(first, in.c(k));
+        Value view = views.lookup(operand->get());
+        loaded.push_back(
+            view ? rw.create<memref::LoadOp>(loc, view, row.flatIndex(linear))
+                       .getResult()
+                 : loadOperand(rw, loc, op, operand,
+                               row.rowIvs(in, op, linear, sizes)));
+      }
+    rw.create<scf::YieldOp>(loc, loaded);
+    rw.setInsertionPointToStart(inRow.elseBlock());
+    SmallVector<Value> zeros;
+    for (Type type : types)
+      zeros.push_back(zeroOf(rw, loc, type));
+    rw.create<scf::YieldOp>(loc, zeros);
+    for (auto [i, operand] : llvm::enumerate(operands))
+      cache.values[operand->get()].append(
+          inRow.getResults().begin() + i * width,
+          inRow.getResults().begin() + (i + 1) * width);
+  }
+  return cache;
 }
 
 } // namespace
@@ -326,30 +527,63 @@ accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
     return row.reduce(reduction, combiners[reduction], partials, init, known);
   };
 
-  // The row's values so far, in every thread's registers.
-  InRegisters rowValues;
-  Value rootValue = reduceRow(
-      op, !plan.initValues.empty() ? plan.initValues[0] : Value(), rowValues);
-  storeByFirstThread(op, rootValue, pointIvs);
-  rowValues[op.getDpsInits()[0]] = rootValue;
-  for (auto [i, fused] : llvm::enumerate(plan.epilogues)) {
-    linalg::LinalgOp epilogue = fused;
-    Value init = plan.epilogueInits[i];
-    Value result = epilogue.getDpsInits()[0];
-    if (epilogue.getNumReductionLoops() > 0) {
-      Value value = reduceRow(epilogue, init, rowValues);
-      storeByFirstThread(epilogue, value, pointIvs);
-      rowValues[result] = value;
-    } else if (epilogue.getNumLoops() == op.getNumLoops()) {
-      row.mapRow(epilogue, rowValues);
-      // Later ops read the row's new elements, some stored by other threads.
-      if (i + 1 < plan.epilogues.size())
-        rw.create<gpu::BarrierOp>(loc);
-    } else {
-      Value value = emitPointValue(rw, loc, epilogue, point, rowValues);
-      storeByFirstThread(epilogue, value, point);
-      rowValues[result] = value;
+  // The pipeline, from the row's first reduction to its last op.
+  auto emitPipeline = [&]() {
+    slot = 0;
+    // The row's values so far, in every thread's registers.
+    InRegisters rowValues;
+    Value rootValue = reduceRow(
+        op, !plan.initValues.empty() ? plan.initValues[0] : Value(), rowValues);
+    storeByFirstThread(op, rootValue, pointIvs);
+    rowValues[op.getDpsInits()[0]] = rootValue;
+    for (auto [i, fused] : llvm::enumerate(plan.epilogues)) {
+      linalg::LinalgOp epilogue = fused;
+      Value init = plan.epilogueInits[i];
+      Value result = epilogue.getDpsInits()[0];
+      if (epilogue.getNumReductionLoops() > 0) {
+        Value value = reduceRow(epilogue, init, rowValues);
+        storeByFirstThread(epilogue, value, pointIvs);
+        rowValues[result] = value;
+      } else if (epilogue.getNumLoops() == op.getNumLoops()) {
+        row.mapRow(epilogue, rowValues);
+        // Later ops read the row's new elements, some stored by other threads.
+        if (i + 1 < plan.epilogues.size())
+          rw.create<gpu::BarrierOp>(loc);
+      } else {
+        Value value = emitPointValue(rw, loc, epilogue, point, rowValues);
+        storeByFirstThread(epilogue, value, point);
+        rowValues[result] = value;
+      }
     }
+  };
+
+  // Where the row fits in registers (a whole number of runs of the root's
+  // width, within the cache's runs), the rows read again come from the
+  // cache; other rows are walked as they come.
+  SmallVector<OpOperand *> cached = rowCacheOperands(op, plan.epilogues);
+  int64_t width = std::max<int64_t>(row.runWidth(op), 1);
+  int64_t runs = rowCacheRuns(cached, width);
+  if (cached.empty() || runs == 0) {
+    emitPipeline();
+    return row.launch.getOperation();
+  }
+  Value total = ix.product(select(sizes, row.reductionDims));
+  Value fits = ix.lt(total, ix.c(threads * width * runs + 1));
+  if (width > 1)
+    fits = ix.both(fits, ix.eq(ix.rem(total, ix.c(width)), 0));
+  // Before the branch: inside it, LLVM folds the rounding away (the branch
+  // says the row is whole runs) and with it what proves the runs aligned.
+  row.rowStart = row.wholeRunsStart(total, width);
+  auto branch = rw.create<scf::IfOp>(loc, fits, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard branchGuard(rw);
+    rw.setInsertionPoint(branch.thenBlock()->getTerminator());
+    RowCache cache = loadRowCache(row, op, cached, width, runs, total);
+    row.cache = &cache;
+    emitPipeline();
+    row.cache = nullptr;
+    rw.setInsertionPoint(branch.elseBlock()->getTerminator());
+    emitPipeline();
   }
   return row.launch.getOperation();
 }
