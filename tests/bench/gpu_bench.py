@@ -10,6 +10,10 @@ fake_cuda_fails_the_checks  the driver on the stand-in libcuda.so.1, whose
                             launches compute nothing: the results stay NaN,
                             every check fails, the exit code is 1
 no_cuda_device              no CUDA device: a clear message and exit code 4
+emulated_cuda_passes_the_checks
+                            the driver on tests/tools/ptx-emulator's
+                            libcuda.so.1, which interprets the PTX: every
+                            kernel really runs, every check passes, exit 0
 """
 import argparse
 import ctypes
@@ -83,6 +87,24 @@ def fake_cuda_fails_the_checks(args):
     expect("FAIL: 7 of 7 case(s)" in proc.stdout, "the verdict")
 
 
+def emulated_cuda_passes_the_checks(args):
+    driver = os.path.join(args.build, "accy-gpu-bench")
+    proc = run([driver, "--small", "--cublas=none", "--budget-ms=5"],
+               {"ACCY_DEVICE": "cuda", "LD_LIBRARY_PATH": args.emulated_cuda})
+    expect("device: cuda: Accy PTX emulator (sm_90)" in proc.stdout,
+           "the emulator was used")
+    expect("ptx-emulator:" not in proc.stderr,
+           "the emulator loaded and ran every kernel without an error")
+    for name in CASES:
+        line = rows(proc.stdout, name)
+        expect(len(line) == 1 and "host (all): ok" in line[0],
+               f"{name} on the emulator matches the host")
+    expect(proc.stdout.count("check: host (all): ok") == 2,
+           "both small `@` shapes match the host")
+    expect("PASS: all 7 case(s)" in proc.stdout, "the verdict")
+    expect(proc.returncode == 0, "exit 0: every check passed")
+
+
 def cuda_driver_loads():
     try:
         ctypes.CDLL("libcuda.so.1")
@@ -111,11 +133,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=[
         "build_and_check_on_host", "fake_cuda_fails_the_checks",
-        "no_cuda_device"])
+        "no_cuda_device", "emulated_cuda_passes_the_checks"])
     parser.add_argument("--run", required=True)
     parser.add_argument("--prefix", required=True)
     parser.add_argument("--build", required=True)
     parser.add_argument("--fake-cuda", required=True)
+    parser.add_argument("--emulated-cuda",
+                        help="the directory of the PTX emulator's libcuda.so.1")
     args = parser.parse_args()
     globals()[args.scenario](args)
 
