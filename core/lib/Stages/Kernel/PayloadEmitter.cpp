@@ -221,12 +221,26 @@ static int64_t knownAlignment(Value buffer) {
   return alignment;
 }
 
-bool isAlignedAtPoint(linalg::LinalgOp op, OpOperand &operand) {
+bool isAlignedAlong(linalg::LinalgOp op, OpOperand &operand,
+                    ArrayRef<unsigned> loops) {
   auto type = dyn_cast<MemRefType>(operand.get().getType());
-  return type && type.getElementType().isIntOrFloat() &&
-         type.getLayout().isIdentity() &&
-         op.getMatchingIndexingMap(&operand).isIdentity() &&
-         knownAlignment(operand.get()) >= kVectorBytes;
+  if (!type || !type.getElementType().isIntOrFloat() ||
+      !type.getLayout().isIdentity() ||
+      knownAlignment(operand.get()) < kVectorBytes)
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (map.getNumResults() != loops.size())
+    return false;
+  for (auto [result, loop] : llvm::zip(map.getResults(), loops))
+    if (result != getAffineDimExpr(loop, op.getContext()))
+      return false;
+  return true;
+}
+
+bool isAlignedAtPoint(linalg::LinalgOp op, OpOperand &operand) {
+  return op.getMatchingIndexingMap(&operand).isIdentity() &&
+         isAlignedAlong(op, operand,
+                        llvm::to_vector(llvm::seq(op.getNumLoops())));
 }
 
 Value alignedFlatView(OpBuilder &b, Location loc, Value buffer) {

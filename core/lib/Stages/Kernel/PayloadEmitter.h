@@ -179,6 +179,11 @@ int64_t storedBytes(mlir::Type element);
 /// point itself: its elements in the order of the loops are consecutive.
 bool isAlignedAtPoint(mlir::linalg::LinalgOp op, mlir::OpOperand &operand);
 
+/// Like isAlignedAtPoint, for an operand that `op` reads at `loops` only,
+/// in their order (a bias read along each row, say).
+bool isAlignedAlong(mlir::linalg::LinalgOp op, mlir::OpOperand &operand,
+                    llvm::ArrayRef<unsigned> loops);
+
 /// `buffer` (see isAlignedAtPoint) flattened to one dimension and asserted
 /// 16-byte aligned, so that the backends merge consecutive accesses from a
 /// multiple of 16 bytes into 128-bit ones.

@@ -212,12 +212,35 @@ struct RowReducer {
     SmallVector<Value> ivs, args;
   };
 
+  /// A flattened view an input is read from in runs: at the point (the
+  /// row's start in it plus the position) or along the row (the same
+  /// elements for every row, at the position: a bias, a scale).
+  struct RunView {
+    Value view;
+    bool alongRow;
+  };
+  using RunViews = llvm::DenseMap<OpOperand *, RunView>;
+
+  /// The views `op` reads its inputs from in runs, but those in `known`.
+  RunViews runViews(linalg::LinalgOp op, const InRegisters &known) {
+    RunViews views;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (known.count(input->get()))
+        continue;
+      if (isAlignedAtPoint(op, *input))
+        views[input] = {viewOf(*input), false};
+      else if (isAlignedAlong(op, *input, reductionDims))
+        views[input] = {viewOf(*input), true};
+    }
+    return views;
+  }
+
   /// Element `k` of the run at `first` for `op`: its ivs and the payload's
   /// arguments, from `known`, from run `run` of the cache (-1: none), from
-  /// the flattened views `flat`, or loaded.
+  /// the views `views`, or loaded.
   RowElement rowElement(linalg::LinalgOp op, const InRegisters &known,
-                        const llvm::DenseMap<Value, Value> &flat, Value first,
-                        int64_t k, ArrayRef<Value> sizes, int64_t run) {
+                        const RunViews &views, Value first, int64_t k,
+                        ArrayRef<Value> sizes, int64_t run) {
     Ix in{rw, loc};
     RowElement element;
     element.linear = in.add(first, in.c(k));
@@ -230,9 +253,10 @@ struct RowReducer {
       else if (Value cached = run >= 0 ? cache->lookup(op, *input, run, k)
                                        : Value())
         element.args.push_back(cached);
-      else if (Value view = flat.lookup(input->get()))
+      else if (auto it = views.find(input); it != views.end())
         element.args.push_back(rw.create<memref::LoadOp>(
-            loc, view, flatIndex(element.linear)));
+            loc, it->second.view,
+            it->second.alongRow ? element.linear : flatIndex(element.linear)));
       else
         element.args.push_back(loadOperand(rw, loc, op, input, element.ivs));
     }
@@ -259,7 +283,7 @@ struct RowReducer {
     Value tid = launch.getThreadIds().x;
     // A range over `carried` itself, not over a temporary list.
     ValueRange carriedRange = carried ? ValueRange(carried) : ValueRange();
-    llvm::DenseMap<Value, Value> flat;
+    RunViews views;
     auto loop = [&](int64_t width) {
       auto each = rw.create<scf::ForOp>(loc, ix.mul(tid, width), total,
                                         ix.c(threads * width), carriedRange);
@@ -271,8 +295,9 @@ struct RowReducer {
         rw.setInsertionPoint(each.getBody()->getTerminator());
       SmallVector<RowElement> elements;
       for (int64_t k = 0; k < width; ++k)
-        elements.push_back(rowElement(op, known, flat, each.getInductionVar(),
-                                      k, sizes, /*run=*/-1));
+        elements.push_back(rowElement(op, known, views,
+                                      each.getInductionVar(), k, sizes,
+                                      /*run=*/-1));
       Value next =
           step(elements, carried ? each.getRegionIterArg(0) : Value());
       if (!carried)
@@ -283,9 +308,7 @@ struct RowReducer {
     int64_t width = runWidth(op);
     if (!width)
       return loop(1);
-    for (OpOperand *input : op.getDpsInputOperands())
-      if (isAlignedAtPoint(op, *input) && !known.count(input->get()))
-        flat[input->get()] = viewOf(*input);
+    views = runViews(op, known);
     // Rows of a whole number of runs take runs; others single elements.
     Value whole = ix.eq(ix.rem(total, ix.c(width)), 0);
     rowStart = wholeRunsStart(total, width);
@@ -305,7 +328,7 @@ struct RowReducer {
     };
     inBranch(branch.thenBlock(), width);
     // The single elements of a row that is not whole runs: no views.
-    flat.clear();
+    views.clear();
     inBranch(branch.elseBlock(), 1);
     return carried ? branch.getResult(0) : Value();
   }
@@ -320,11 +343,7 @@ struct RowReducer {
     SmallVector<Value> sizes = loopSizes(rw, loc, op);
     Value total = ix.product(select(sizes, reductionDims));
     int64_t width = cache->width;
-    llvm::DenseMap<Value, Value> flat;
-    if (width > 1 && runWidth(op))
-      for (OpOperand *input : op.getDpsInputOperands())
-        if (isAlignedAtPoint(op, *input) && !known.count(input->get()))
-          flat[input->get()] = viewOf(*input);
+    RunViews views = width > 1 ? runViews(op, known) : RunViews();
     for (int64_t run = 0; run < cache->runs; ++run) {
       Value first = runStart(run, width);
       auto inRow = rw.create<scf::IfOp>(
@@ -337,7 +356,7 @@ struct RowReducer {
         rw.setInsertionPoint(inRow.thenBlock()->getTerminator());
       SmallVector<RowElement> elements;
       for (int64_t k = 0; k < width; ++k)
-        elements.push_back(rowElement(op, known, flat, first, k, sizes, run));
+        elements.push_back(rowElement(op, known, views, first, k, sizes, run));
       Value next = step(elements, carried);
       if (!carried)
         continue;
