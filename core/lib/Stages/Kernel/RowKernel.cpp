@@ -421,6 +421,20 @@ int64_t rowCacheRuns(ArrayRef<OpOperand *> operands, int64_t width) {
   return std::min(kRowCacheMaxRuns, kRowCacheWords / wordsPerRun);
 }
 
+/// The number of elements of a row of `op` (its `reductionDims`) when they
+/// are static.
+std::optional<int64_t> staticRowLength(linalg::LinalgOp op,
+                                       ArrayRef<unsigned> reductionDims) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t length = 1;
+  for (unsigned d : reductionDims) {
+    if (ShapedType::isDynamic(ranges[d]))
+      return std::nullopt;
+    length *= ranges[d];
+  }
+  return length;
+}
+
 /// Loads this thread's runs of `operands` of row reduction `op`, for a row
 /// of `total` elements that is a whole number of runs and fits the cache
 /// (`row.rowStart` set for it).
@@ -578,29 +592,42 @@ accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
 
   // Where the row fits in registers (a whole number of runs of the root's
   // width, within the cache's runs), the rows read again come from the
-  // cache; other rows are walked as they come.
+  // cache; other rows are walked as they come. A row of static length
+  // takes one of the two, and only the runs it needs.
   SmallVector<OpOperand *> cached = rowCacheOperands(op, plan.epilogues);
   int64_t width = std::max<int64_t>(row.runWidth(op), 1);
   int64_t runs = rowCacheRuns(cached, width);
-  if (cached.empty() || runs == 0) {
+  std::optional<int64_t> length = staticRowLength(op, row.reductionDims);
+  if (length)
+    runs = std::min<int64_t>(runs, llvm::divideCeil(*length, threads * width));
+  bool alwaysFits = length && runs > 0 && *length % width == 0 &&
+                    *length <= threads * width * runs;
+  if (cached.empty() || runs == 0 || (length && !alwaysFits)) {
     emitPipeline();
     return row.launch.getOperation();
   }
   Value total = ix.product(select(sizes, row.reductionDims));
-  Value fits = ix.lt(total, ix.c(threads * width * runs + 1));
-  if (width > 1)
-    fits = ix.both(fits, ix.eq(ix.rem(total, ix.c(width)), 0));
   // Before the branch: inside it, LLVM folds the rounding away (the branch
   // says the row is whole runs) and with it what proves the runs aligned.
   row.rowStart = row.wholeRunsStart(total, width);
-  auto branch = rw.create<scf::IfOp>(loc, fits, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard branchGuard(rw);
-    rw.setInsertionPoint(branch.thenBlock()->getTerminator());
+  auto emitCachedPipeline = [&]() {
     RowCache cache = loadRowCache(row, op, cached, width, runs, total);
     row.cache = &cache;
     emitPipeline();
     row.cache = nullptr;
+  };
+  if (alwaysFits) {
+    emitCachedPipeline();
+    return row.launch.getOperation();
+  }
+  Value fits = ix.lt(total, ix.c(threads * width * runs + 1));
+  if (width > 1)
+    fits = ix.both(fits, ix.eq(ix.rem(total, ix.c(width)), 0));
+  auto branch = rw.create<scf::IfOp>(loc, fits, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard branchGuard(rw);
+    rw.setInsertionPoint(branch.thenBlock()->getTerminator());
+    emitCachedPipeline();
     rw.setInsertionPoint(branch.elseBlock()->getTerminator());
     emitPipeline();
   }
