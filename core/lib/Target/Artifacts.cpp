@@ -11,6 +11,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IntegerSet.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -242,6 +243,20 @@ llvm::Expected<KernelSummary> accy::target::readKernelSummary(ModuleOp kernel) {
         launch.grid[i] = grid.getValue().getResult(i);
       }
       launch.sharedMemoryBytes = shared.getInt();
+      if (Attribute when = dict.get("when")) {
+        auto sets = dyn_cast<ArrayAttr>(when);
+        if (!sets)
+          return malformed("'when' is not an array");
+        launch.when.emplace();
+        for (Attribute set : sets) {
+          auto constraints = dyn_cast<IntegerSetAttr>(set);
+          if (!constraints || constraints.getValue().getNumEqualities() != 0)
+            return malformed("'when' holds other than integer sets of "
+                             "inequalities");
+          ArrayRef<AffineExpr> exprs = constraints.getValue().getConstraints();
+          launch.when->emplace_back(exprs.begin(), exprs.end());
+        }
+      }
       for (Attribute arg : arguments) {
         auto a = dyn_cast<DictionaryAttr>(arg);
         auto kind = a ? a.getAs<StringAttr>("kind") : nullptr;

@@ -94,9 +94,21 @@ public:
     for (size_t i = 0; i < numSymbols; ++i)
       names.push_back("s" + std::to_string(i));
   }
-  int add(AffineExpr expr) {
-    expressions.push_back(toCxxExpression(expr, names));
-    return static_cast<int>(expressions.size()) - 1;
+  int add(AffineExpr expr) { return add(toCxxExpression(expr, names)); }
+  /// `expr` where `when` holds (see KernelLaunch::when), else 0.
+  int add(AffineExpr expr,
+          const std::optional<std::vector<std::vector<AffineExpr>>> &when) {
+    if (!when)
+      return add(expr);
+    std::string holds = when->empty() ? "false" : "";
+    for (const std::vector<AffineExpr> &constraints : *when) {
+      holds += holds.empty() ? "(" : " || (";
+      for (auto [i, constraint] : llvm::enumerate(constraints))
+        holds += (i ? " && " : "") + toCxxExpression(constraint, names) +
+                 " >= 0";
+      holds += ")";
+    }
+    return add("(" + holds + " ? " + toCxxExpression(expr, names) + " : 0)");
   }
   void emitEvaluate(llvm::raw_ostream &os) const {
     os << "void evaluate([[maybe_unused]] const int64_t *s, "
@@ -111,6 +123,11 @@ public:
   size_t size() const { return expressions.size(); }
 
 private:
+  int add(std::string expression) {
+    expressions.push_back(std::move(expression));
+    return static_cast<int>(expressions.size()) - 1;
+  }
+
   std::vector<std::string> names;
   std::vector<std::string> expressions;
 };
@@ -219,7 +236,9 @@ llvm::Error emitKernelTable(llvm::raw_ostream &os,
       std::string argsName =
           emitArray(os, (kDetail + "Argument").str(),
                     "kArgs_" + target + "_" + std::to_string(l), args);
-      int grid = slots.add(launch.grid[0]);
+      // The runtime skips a launch with an empty grid: one whose condition
+      // fails has none.
+      int grid = slots.add(launch.grid[0], launch.when);
       slots.add(launch.grid[1]);
       slots.add(launch.grid[2]);
       entries.push_back("{\"" + launch.name + "\", {" +

@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,10 @@ struct KernelLaunch {
   mlir::AffineExpr grid[3];
   int64_t sharedMemoryBytes = 0;
   std::vector<KernelArgument> arguments;
+  /// When the launch runs, where the launch function chooses on the sizes:
+  /// any of these conjunctions of constraints `e >= 0` over the symbols
+  /// holds (none: never); no value: always.
+  std::optional<std::vector<std::vector<mlir::AffineExpr>>> when;
 };
 
 struct KernelSummary {

@@ -358,6 +358,78 @@ static int64_t contractionTileFor(linalg::LinalgOp op,
   return t;
 }
 
+namespace {
+/// The per-target plan of a scan (see `accy-choir-plan-schedule`); zero
+/// fields are not recorded.
+struct ScanPlan {
+  /// Threads of a block-per-line launch, and its shared memory.
+  int64_t threads = 0, sharedBytes = 0;
+  /// Threads (lines) of a block where each thread walks a line; when the
+  /// line count is dynamic, the lines from which this applies.
+  int64_t linesPerBlock = 0, threadLinesFrom = 0;
+  /// Elements of a line a block takes when several share a line; when a
+  /// size is dynamic, the line count below which this applies (and only
+  /// to lines of at least 2 * lineTile elements).
+  int64_t lineTile = 0, splitLinesBelow = 0;
+};
+} // namespace
+
+/// Whether the scanned axis is the innermost (fastest-varying) dimension of
+/// the output: threads taking consecutive positions of a line then read and
+/// write consecutive addresses.
+static bool scansInnermost(linalg::LinalgOp op, const DispatchShape &shape) {
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (output.getNumResults() == 0)
+    return true;
+  auto last = dyn_cast<AffineDimExpr>(output.getResults().back());
+  return !last || last.getPosition() == shape.scanAxis;
+}
+
+/// One block per line by default, walking it in chunks of the block's
+/// threads (the subgroups' totals meet in shared memory). Along an outer
+/// axis, with at least a subgroup of lines per multiprocessor, each thread
+/// walks a line of its own instead: neighbouring threads take neighbouring
+/// lines, so every step of a subgroup touches one contiguous segment. With
+/// fewer lines than multiprocessors, each of at least two blocks of
+/// kScanChunksPerBlock chunks, several blocks share a line. Sizes known
+/// here decide; dynamic ones leave the choice to run time, by the same
+/// rules, with the thresholds recorded.
+static ScanPlan planScan(linalg::LinalgOp op, const DispatchShape &shape,
+                         const TargetProfile &profile) {
+  auto axis = static_cast<unsigned>(shape.scanAxis);
+  std::optional<int64_t> length =
+      staticTripCount(op, [&](unsigned loop) { return loop == axis; });
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<int64_t> lines = staticTripCount(op, [&](unsigned loop) {
+    return loop != axis && !linalg::isReductionIterator(iterators[loop]);
+  });
+  ScanPlan plan;
+  plan.threads = blockSizeFor(profile, length);
+  int64_t subgroups = plan.threads / profile.subgroupSize;
+  if (subgroups > 1)
+    plan.sharedBytes = subgroups * elementBytes(op.getDpsInits()[0].getType());
+
+  int64_t manyLines = profile.numComputeUnits * profile.subgroupSize;
+  if (!scansInnermost(op, shape) && (!lines || *lines >= manyLines)) {
+    plan.linesPerBlock = blockSizeFor(profile, lines);
+    if (lines) {
+      plan.threads = plan.linesPerBlock;
+      plan.sharedBytes = 0;
+      return plan;
+    }
+    plan.threadLinesFrom = manyLines;
+  }
+
+  int64_t lineTile = plan.threads * kScanChunksPerBlock;
+  int64_t fewLines = profile.numComputeUnits;
+  if ((lines && *lines >= fewLines) || (length && *length < 2 * lineTile))
+    return plan;
+  plan.lineTile = lineTile;
+  if (!lines || !length)
+    plan.splitLinesBelow = fewLines;
+  return plan;
+}
+
 DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
                                   ArrayRef<const TargetProfile *> targets,
                                   int64_t rowReductions) {
@@ -402,29 +474,18 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       break;
     }
     case Schedule::Scan: {
-      // One block per line, walking it in chunks of `threads` elements; the
-      // subgroups' totals meet in shared memory.
-      auto axis = static_cast<unsigned>(shape.scanAxis);
-      std::optional<int64_t> length = staticTripCount(
-          op, [&](unsigned loop) { return loop == axis; });
-      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      std::optional<int64_t> lines = staticTripCount(op, [&](unsigned loop) {
-        return loop != axis && !linalg::isReductionIterator(iterators[loop]);
-      });
-      int64_t threads = blockSizeFor(*profile, length);
-      block = {threads, 1, 1};
+      ScanPlan scan = planScan(op, shape, *profile);
+      block = {scan.threads, 1, 1};
       tile = {1};
-      // Fewer lines than multiprocessors, each long enough for two blocks:
-      // several blocks share a line (reduce, then scan).
-      int64_t lineTile = threads * kScanChunksPerBlock;
-      if (length && lines && *lines < profile->numComputeUnits &&
-          *length >= 2 * lineTile)
-        entries.push_back(
-            b.getNamedAttr("line_tile", b.getI64IntegerAttr(lineTile)));
-      int64_t subgroups = threads / profile->subgroupSize;
-      if (subgroups > 1)
-        sharedBytes =
-            subgroups * elementBytes(op.getDpsInits()[0].getType());
+      sharedBytes = scan.sharedBytes;
+      auto add = [&](StringRef name, int64_t value) {
+        if (value)
+          entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(value)));
+      };
+      add("lines_per_block", scan.linesPerBlock);
+      add("thread_lines_from", scan.threadLinesFrom);
+      add("line_tile", scan.lineTile);
+      add("split_lines_below", scan.splitLinesBelow);
       // MLIR 19 lowers `gpu.shuffle up` to NVVM only; ROCDL gets `idx`
       // shuffles from computed lanes.
       entries.push_back(b.getNamedAttr(

@@ -3,9 +3,13 @@
 // The kernel summary is what a runtime needs to launch the kernels without
 // running compiled host code: for each target, in launch order, the kernel
 // name, its block size, its grid size and every argument as an expression
-// over the entry's argument dimensions (see docs/abi.md).
+// over the entry's argument dimensions, and, for a launch the launch
+// function makes under a condition on the sizes, that condition (see
+// docs/abi.md).
 //
 //===----------------------------------------------------------------------===//
+
+#include "LaunchCondition.h"
 
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Kernel/Passes.h"
@@ -157,7 +161,10 @@ struct GroupKernelsPass
             return failure();
           arguments.push_back(*description);
         }
-        summary.push_back(b.getDictionaryAttr({
+        FailureOr<ArrayAttr> when = kernel::traceLaunchCondition(launch, dims);
+        if (failed(when))
+          return failure();
+        SmallVector<NamedAttribute> entry = {
             b.getNamedAttr("arguments", b.getArrayAttr(arguments)),
             b.getNamedAttr("block", b.getDenseI64ArrayAttr(block)),
             b.getNamedAttr("dispatch", plan.get("dispatch")),
@@ -166,7 +173,10 @@ struct GroupKernelsPass
             b.getNamedAttr("schedule", plan.get("schedule")),
             b.getNamedAttr("shared_memory",
                            b.getI64IntegerAttr(workgroupBytes(kernelFunc))),
-        }));
+        };
+        if (*when)
+          entry.push_back(b.getNamedAttr("when", *when));
+        summary.push_back(b.getDictionaryAttr(entry));
       }
       func->removeAttr(kLaunchesAttr);
       perTarget.push_back(b.getNamedAttr(target, b.getArrayAttr(summary)));

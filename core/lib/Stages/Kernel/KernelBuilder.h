@@ -23,10 +23,14 @@ struct KernelPlan {
   llvm::SmallVector<int64_t> tile;
   int64_t subgroup = 32;
   /// For scans: whether the target lowers `gpu.shuffle up` (else lanes are
-  /// read with `idx` shuffles), and the elements of a line each block takes
-  /// when several blocks share a line (0: one block per line).
+  /// read with `idx` shuffles); the lines a block takes when each thread
+  /// walks a line (0: never), and the line count from which it does when
+  /// that is decided at run time (0: always); the elements of a line each
+  /// block takes when several blocks share a line (0: never), and the line
+  /// count below which they do when that is decided at run time (0: always).
   bool shuffleUp = true;
-  int64_t lineTile = 0;
+  int64_t linesPerBlock = 0, threadLinesFrom = 0;
+  int64_t lineTile = 0, splitLinesBelow = 0;
   /// Scalars replacing the initial contents of the outputs (the values of
   /// the fills folded into this dispatch), one per output; null where the
   /// output is read.
@@ -94,9 +98,12 @@ buildRowReductionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 
 /// The scan schedule (ScanKernel.cpp) for `op`, a scan tagged `accy.scan`
 /// (see `shape`): one block per line walking the line in chunks of its
-/// threads with a carry, or, with `plan.lineTile`, three launches (block
+/// threads with a carry; with `plan.linesPerBlock`, one thread per line
+/// walking it serially; with `plan.lineTile`, three launches (block
 /// totals, their scan, each block's scan from the blocks before); linear
-/// in the line's length. Returns the number of launches.
+/// in the line's length. Where the plan leaves the choice to run time,
+/// the launch function branches on the sizes between the variants.
+/// Returns the number of launches built (of all variants).
 mlir::FailureOr<unsigned>
 buildScanKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                 const KernelPlan &plan, const DispatchShape &shape);

@@ -143,7 +143,10 @@ KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
   kp.subgroup = getPlanInt(targetPlan, "subgroup").value_or(32);
   if (auto shuffle = targetPlan.getAs<StringAttr>("shuffle"))
     kp.shuffleUp = shuffle.getValue() == "up";
+  kp.linesPerBlock = getPlanInt(targetPlan, "lines_per_block").value_or(0);
+  kp.threadLinesFrom = getPlanInt(targetPlan, "thread_lines_from").value_or(0);
   kp.lineTile = getPlanInt(targetPlan, "line_tile").value_or(0);
+  kp.splitLinesBelow = getPlanInt(targetPlan, "split_lines_below").value_or(0);
   return kp;
 }
 

@@ -70,6 +70,26 @@ bool isNeutral(Value value, Operation *combiner) {
          constant == *arith::getNeutralElement(combiner);
 }
 
+/// Walks the line at `lineIvs` serially from the neutral element, the
+/// host's loops and a GPU thread's alike: `store` gets the ivs of each
+/// position and the combination of the line up to it.
+void walkLine(OpBuilder &b, Location loc, ScanLines &lines,
+              ArrayRef<Value> lineIvs, Value length,
+              function_ref<void(ValueRange ivs, Value running)> store) {
+  Ix ix{b, loc};
+  Operation *combiner = lines.shape.combiner;
+  Value neutral = neutralOf(b, loc, combiner);
+  auto along =
+      b.create<scf::ForOp>(loc, ix.c(0), length, ix.c(1), ValueRange{neutral});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(along.getBody());
+  SmallVector<Value> ivs = lines.pointIvs(ix, lineIvs, along.getInductionVar());
+  Value running = combine(b, loc, combiner, along.getRegionIterArg(0),
+                          lines.element(b, loc, ivs, neutral));
+  store(ivs, running);
+  b.create<scf::YieldOp>(loc, running);
+}
+
 /// `value` of lane `lane` (i32) of the subgroup, for any type of at most 64
 /// bits: shuffles move 32-bit words, so narrower values travel widened and
 /// 64-bit ones in two halves. `up` shuffles read lane - `lane` instead.
@@ -313,7 +333,9 @@ struct ScanKernel {
   /// the neutral element a folded fill gives, at `i`, and runs the
   /// epilogues there.
   void store(ArrayRef<Value> lineIvs, Value i, Value value) {
-    SmallVector<Value> ivs = ivsAt(lineIvs, i);
+    storeAt(ivsAt(lineIvs, i), value);
+  }
+  void storeAt(ValueRange ivs, Value value) {
     OpOperand *output = op.getDpsInitOperand(0);
     Value init = plan.initValues.empty() ? Value() : plan.initValues[0];
     if (!init)
@@ -336,43 +358,63 @@ bool startsNeutral(const KernelPlan &plan, const DispatchShape &shape) {
          isNeutral(plan.initValues[0], shape.combiner);
 }
 
-} // namespace
+/// One block per line: the whole line from the neutral element.
+unsigned buildBlockPerLine(ScanKernel &kernel) {
+  kernel.launch(nullptr, [&](BlockScan &scan, ArrayRef<Value> lineIvs, Value,
+                             Value length, ArrayRef<Value>) {
+    Ix ix{kernel.rw, kernel.loc};
+    scan.walk(
+        ix.c(0), length, scan.neutral,
+        [&](Value i) { return kernel.element(lineIvs, i, scan.neutral); },
+        [&](Value i, Value v) { kernel.store(lineIvs, i, v); });
+  });
+  return 1;
+}
 
-FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
-                                                  linalg::LinalgOp op,
-                                                  const KernelPlan &plan,
-                                                  const DispatchShape &shape) {
-  Type accType = shape.combiner->getResult(0).getType();
-  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() > 64)
-    return op.emitError() << "scan of " << accType
-                          << " values: subgroup shuffles move at most 64 bits";
-  FailureOr<int64_t> subgroups = subgroupsPerBlock(op, plan);
-  if (failed(subgroups))
-    return failure();
-  ScanKernel kernel(rw, op, plan, shape, *subgroups);
-  Location loc = op.getLoc();
-
-  // One block per line: the whole line from the neutral element.
-  if (plan.lineTile == 0 || !startsNeutral(plan, shape)) {
-    kernel.launch(nullptr, [&](BlockScan &scan, ArrayRef<Value> lineIvs, Value,
-                               Value length, ArrayRef<Value>) {
-      Ix ix{rw, loc};
-      scan.walk(
-          ix.c(0), length, scan.neutral,
-          [&](Value i) { return kernel.element(lineIvs, i, scan.neutral); },
-          [&](Value i, Value v) { kernel.store(lineIvs, i, v); });
-    });
-    return 1u;
-  }
-
-  // Reduce, then scan: blocks of `lineTile` elements of a line. The output
-  // holds each block's total at the block's last element, then the scan of
-  // those totals there; each block then scans its elements from the value
-  // at the previous block's last element, writing every element but its
-  // own last (which later blocks read).
-  int64_t tile = plan.lineTile;
+/// One thread per line, `plan.linesPerBlock` lines a block: consecutive
+/// threads take consecutive lines (the last line loop varies fastest), so
+/// along an outer axis each step of a subgroup reads and writes one
+/// contiguous segment.
+unsigned buildThreadPerLine(ScanKernel &kernel) {
+  RewriterBase &rw = kernel.rw;
+  Location loc = kernel.loc;
+  int64_t linesPerBlock = kernel.plan.linesPerBlock;
+  auto lineSizes = [&] {
+    return select(loopSizes(rw, loc, kernel.op), kernel.lines.lineDims);
+  };
   Ix host{rw, loc};
-  Value perLine = host.ceilDiv(loopSizes(rw, loc, op)[shape.scanAxis], tile);
+  gpu::LaunchOp launch = createLaunch(
+      rw, loc, host.ceilDiv(host.product(lineSizes()), linesPerBlock),
+      {linesPerBlock, 1, 1});
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  Ix ix{rw, loc};
+  SmallVector<Value> sizes = lineSizes();
+  Value line = ix.add(ix.mul(launch.getBlockIds().x, linesPerBlock),
+                      launch.getThreadIds().x);
+  auto inRange = rw.create<scf::IfOp>(loc, ix.lt(line, ix.product(sizes)),
+                                      /*withElseRegion=*/false);
+  rw.setInsertionPointToStart(inRange.thenBlock());
+  walkLine(rw, loc, kernel.lines, delinearize(ix, line, sizes),
+           loopSizes(rw, loc, kernel.op)[kernel.shape.scanAxis],
+           [&](ValueRange ivs, Value running) {
+             kernel.storeAt(ivs, running);
+           });
+  return 1;
+}
+
+/// Reduce, then scan, in three launches: blocks of `lineTile` elements of
+/// a line. The output holds each block's total at the block's last element,
+/// then the scan of those totals there; each block then scans its elements
+/// from the value at the previous block's last element, writing every
+/// element but its own last (which later blocks read).
+unsigned buildSplitLines(ScanKernel &kernel) {
+  RewriterBase &rw = kernel.rw;
+  linalg::LinalgOp op = kernel.op;
+  Location loc = kernel.loc;
+  int64_t tile = kernel.plan.lineTile;
+  Ix host{rw, loc};
+  Value perLine = host.ceilDiv(loopSizes(rw, loc, op)[kernel.shape.scanAxis], tile);
   auto lastOf = [&](Ix &ix, Value block, Value length) {
     return ix.sub(ix.minU(ix.mul(ix.add(block, ix.c(1)), tile), length),
                   ix.c(1));
@@ -409,7 +451,7 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
     Ix ix{rw, loc};
     Value begin = ix.mul(block, tile);
     Value last = lastOf(ix, block, length);
-    auto carry = rw.create<scf::IfOp>(loc, accType, ix.eq(block, 0), true);
+    auto carry = rw.create<scf::IfOp>(loc, kernel.accType, ix.eq(block, 0), true);
     {
       OpBuilder::InsertionGuard ifGuard(rw);
       rw.setInsertionPointToStart(carry.thenBlock());
@@ -429,7 +471,84 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
           kernel.store(lineIvs, i, v);
         });
   });
-  return 3u;
+  return 3;
+}
+
+/// The ways to take the lines of a scan, in the order they are tried.
+enum class ScanVariant { ThreadPerLine, SplitLines, BlockPerLine };
+
+unsigned buildVariant(ScanKernel &kernel, ScanVariant variant) {
+  switch (variant) {
+  case ScanVariant::ThreadPerLine:
+    return buildThreadPerLine(kernel);
+  case ScanVariant::SplitLines:
+    return buildSplitLines(kernel);
+  case ScanVariant::BlockPerLine:
+    return buildBlockPerLine(kernel);
+  }
+  llvm_unreachable("unknown scan variant");
+}
+
+/// Builds the first variant whose condition holds (a null condition always
+/// does): under host-side branches on the sizes where they are conditions
+/// of run time. Returns the launches built in all branches.
+unsigned
+buildFirstThatHolds(ScanKernel &kernel,
+                    ArrayRef<std::pair<ScanVariant, Value>> variants) {
+  auto [variant, condition] = variants.front();
+  if (!condition || variants.size() == 1)
+    return buildVariant(kernel, variant);
+  auto branch = kernel.rw.create<scf::IfOp>(kernel.loc, condition,
+                                            /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(kernel.rw);
+  kernel.rw.setInsertionPointToStart(branch.thenBlock());
+  unsigned launches = buildVariant(kernel, variant);
+  kernel.rw.setInsertionPointToStart(branch.elseBlock());
+  return launches + buildFirstThatHolds(kernel, variants.drop_front());
+}
+
+} // namespace
+
+FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
+                                                  linalg::LinalgOp op,
+                                                  const KernelPlan &plan,
+                                                  const DispatchShape &shape) {
+  Type accType = shape.combiner->getResult(0).getType();
+  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() > 64)
+    return op.emitError() << "scan of " << accType
+                          << " values: subgroup shuffles move at most 64 bits";
+  FailureOr<int64_t> subgroups = subgroupsPerBlock(op, plan);
+  if (failed(subgroups))
+    return failure();
+  ScanKernel kernel(rw, op, plan, shape, *subgroups);
+  Location loc = op.getLoc();
+  Ix host{rw, loc};
+  auto lines = [&] {
+    return host.product(select(loopSizes(rw, loc, op), kernel.lines.lineDims));
+  };
+  auto atLeast = [&](Value value, int64_t bound) {
+    return rw.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, value,
+                                    host.c(bound));
+  };
+
+  // Where the plan records a threshold, the launch function tests it on
+  // the actual sizes; a variant the plan names without one always applies.
+  SmallVector<std::pair<ScanVariant, Value>> variants;
+  if (plan.linesPerBlock)
+    variants.push_back(
+        {ScanVariant::ThreadPerLine,
+         plan.threadLinesFrom ? atLeast(lines(), plan.threadLinesFrom)
+                              : Value()});
+  if (plan.lineTile && startsNeutral(plan, shape))
+    variants.push_back(
+        {ScanVariant::SplitLines,
+         plan.splitLinesBelow
+             ? host.both(host.lt(lines(), host.c(plan.splitLinesBelow)),
+                         atLeast(loopSizes(rw, loc, op)[shape.scanAxis],
+                                 2 * plan.lineTile))
+             : Value()});
+  variants.push_back({ScanVariant::BlockPerLine, Value()});
+  return buildFirstThatHolds(kernel, variants);
 }
 
 void accy::kernel::buildScanLoops(RewriterBase &rw, linalg::LinalgOp op,
@@ -439,23 +558,19 @@ void accy::kernel::buildScanLoops(RewriterBase &rw, linalg::LinalgOp op,
   ScanLines lines(op, shape);
   Ix ix{rw, loc};
   SmallVector<Value> sizes = loopSizes(rw, loc, op);
-  Value neutral = neutralOf(rw, loc, shape.combiner);
   auto each = rw.create<scf::ForOp>(
       loc, ix.c(0), ix.product(select(sizes, lines.lineDims)), ix.c(1));
   rw.setInsertionPointToStart(each.getBody());
   SmallVector<Value> lineIvs =
       delinearize(ix, each.getInductionVar(), select(sizes, lines.lineDims));
-  auto along = rw.create<scf::ForOp>(loc, ix.c(0), sizes[shape.scanAxis],
-                                     ix.c(1), ValueRange{neutral});
-  rw.setInsertionPointToStart(along.getBody());
-  SmallVector<Value> ivs = lines.pointIvs(ix, lineIvs, along.getInductionVar());
-  Value carry = combine(rw, loc, shape.combiner, along.getRegionIterArg(0),
-                        lines.element(rw, loc, ivs, neutral));
   OpOperand *output = op.getDpsInitOperand(0);
-  storeOperand(rw, loc, op, output,
-               combine(rw, loc, shape.combiner,
-                       loadOperand(rw, loc, op, output, ivs), carry),
-               ivs);
-  rw.create<scf::YieldOp>(loc, carry);
+  walkLine(rw, loc, lines, lineIvs, sizes[shape.scanAxis],
+           [&](ValueRange ivs, Value running) {
+             storeOperand(rw, loc, op, output,
+                          combine(rw, loc, shape.combiner,
+                                  loadOperand(rw, loc, op, output, ivs),
+                                  running),
+                          ivs);
+           });
   rw.eraseOp(op);
 }

@@ -84,10 +84,18 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         chunk, a carry runs from chunk to chunk (linear work). The plan
         records the combiner and, per GPU target, `shuffle = "up"` (NVIDIA)
         or `"idx"` (AMD, where MLIR 19 lowers no `up` shuffle); its shared
-        memory holds one value per subgroup. With static shapes, fewer
-        lines than multiprocessors and lines of at least two blocks of 16
-        chunks, `line_tile = 16 * block` elements of a line take a block
-        of their own (reduce, then scan, in three launches);
+        memory holds one value per subgroup. Along an axis that is not the
+        output's innermost, with at least `multiprocessors * subgroup`
+        lines, `lines_per_block = block` records a thread per line walking
+        it serially (neighbouring threads, neighbouring lines: coalesced);
+        fewer lines keep a block per line, lest most of the GPU idle. With
+        fewer lines than multiprocessors and lines of at least two blocks
+        of 16 chunks, `line_tile = 16 * block` elements of a line take a
+        block of their own (reduce, then scan, in three launches). Static
+        sizes decide here; where the line count or length is dynamic the
+        plan records the possible variants with their thresholds
+        (`thread_lines_from`, `split_lines_below`) and the kernel stage
+        chooses on the actual sizes at run time;
     and, per target of `targets`, the block size, tiles, shared memory and
     subgroup size, recorded as
     `accy.plan = {schedule = "...", combiner = "...", targets = {sm_90 = {
