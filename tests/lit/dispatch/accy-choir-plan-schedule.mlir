@@ -239,6 +239,131 @@ module {
 
 // -----
 
+// Along an outer axis (the output's innermost dimension is another loop),
+// with at least a subgroup of lines per multiprocessor (sm_80: 108 * 32 =
+// 3456 of the 8192 columns), a thread per line: lines_per_block is the
+// block, without shared memory. gfx942 wants 304 * 64 = 19456 lines and
+// keeps a block per line (as many threads as the line's 64 elements).
+
+#in = affine_map<(i, n, j) -> (j, n)>
+#out = affine_map<(i, n, j) -> (i, n)>
+module {
+  module @outer_axis attributes {accy.kernel = "outer_axis"} {
+    func.func @outer_axis(%x: tensor<64x8192xf32>, %o0: tensor<64x8192xf32> {accy.result = 0 : i64}) -> tensor<64x8192xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<64x8192xf32>) outs(%o0 : tensor<64x8192xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 0 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<64x8192xf32>
+      return %scan : tensor<64x8192xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @outer_axis
+// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
+// CHECK-SAME:    gfx942 = {block = array<i64: 64, 1, 1>, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 0 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, lines_per_block = 256 : i64, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 0 : i64}
+
+// -----
+
+// Too few lines along an outer axis (128 columns): a block per line.
+
+#in = affine_map<(i, n, j) -> (j, n)>
+#out = affine_map<(i, n, j) -> (i, n)>
+module {
+  module @outer_axis_few_lines attributes {accy.kernel = "outer_axis_few_lines"} {
+    func.func @outer_axis_few_lines(%x: tensor<1000x128xf32>, %o0: tensor<1000x128xf32> {accy.result = 0 : i64}) -> tensor<1000x128xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1000x128xf32>) outs(%o0 : tensor<1000x128xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 0 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<1000x128xf32>
+      return %scan : tensor<1000x128xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @outer_axis_few_lines
+// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
+// CHECK-SAME:    gfx942 = {block = array<i64: 256, 1, 1>, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+
+// -----
+
+// Dynamic shapes along an outer axis: every variant may apply, and the plan
+// records the thresholds the kernel stage tests at run time (a thread per
+// line from thread_lines_from lines; several blocks a line below
+// split_lines_below lines of at least 2 * line_tile elements).
+
+#in = affine_map<(i, n, j) -> (j, n)>
+#out = affine_map<(i, n, j) -> (i, n)>
+module {
+  module @outer_axis_dynamic attributes {accy.kernel = "outer_axis_dynamic"} {
+    func.func @outer_axis_dynamic(%x: tensor<?x?xf32>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%o0 : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 0 : index
+        %j = linalg.index 2 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      return %scan : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @outer_axis_dynamic
+// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
+// CHECK-SAME:    gfx942 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, lines_per_block = 256 : i64, shuffle = "idx", split_lines_below = 304 : i64, subgroup = 64 : i64, thread_lines_from = 19456 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, lines_per_block = 256 : i64, shuffle = "up", split_lines_below = 108 : i64, subgroup = 32 : i64, thread_lines_from = 3456 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+
+// -----
+
+// One line of dynamic length: several blocks share it when it is long
+// enough, decided at run time (the one line is fewer than any target's
+// multiprocessors).
+
+#in = affine_map<(i, j) -> (j)>
+#out = affine_map<(i, j) -> (i)>
+module {
+  module @long_dynamic_line attributes {accy.kernel = "long_dynamic_line"} {
+    func.func @long_dynamic_line(%x: tensor<?xf32>, %o0: tensor<?xf32> {accy.result = 0 : i64}) -> tensor<?xf32> attributes {accy.entry} {
+      %zero = arith.constant 0.0 : f32
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?xf32>) outs(%o0 : tensor<?xf32>) attrs = {accy.scan = "cumsum"} {
+      ^bb0(%a: f32, %acc: f32):
+        %i = linalg.index 0 : index
+        %j = linalg.index 1 : index
+        %in = arith.cmpi ule, %j, %i : index
+        %v = arith.select %in, %a, %zero : f32
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<?xf32>
+      return %scan : tensor<?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @long_dynamic_line
+// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
+// CHECK-SAME:    gfx942 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "idx", split_lines_below = 304 : i64, subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
+// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "up", split_lines_below = 108 : i64, subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+
+// -----
+
 // A scan of a broadcast row (the broadcast fused into it): no operand is
 // read along the axis, and the mask j <= i still names the axis.
 
