@@ -396,15 +396,12 @@ rowCacheOperands(linalg::LinalgOp op, ArrayRef<linalg::LinalgOp> epilogues) {
     });
   };
   SmallVector<OpOperand *> operands;
+  llvm::SmallPtrSet<Value, 4> buffers;
   for (OpOperand *input : op.getDpsInputOperands())
     if (op.getMatchingIndexingMap(input).isIdentity() &&
         !op.getMatchingBlockArgument(input).use_empty() &&
-        !llvm::is_contained(llvm::map_range(operands,
-                                            [](OpOperand *o) {
-                                              return o->get();
-                                            }),
-                            input->get()) &&
-        readsAgain(input->get()) && !writes(input->get()))
+        readsAgain(input->get()) && !writes(input->get()) &&
+        buffers.insert(input->get()).second)
       operands.push_back(input);
   return operands;
 }
