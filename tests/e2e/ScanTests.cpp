@@ -26,6 +26,11 @@ ACCY_DECLARE_KERNEL(cummax_i32)
 ACCY_DECLARE_KERNEL(cummax_f64)
 ACCY_DECLARE_KERNEL(cumsum_mid)
 ACCY_DECLARE_KERNEL(scan_fused)
+ACCY_DECLARE_KERNEL(cumsum_many_cols)
+ACCY_DECLARE_KERNEL(cummax_many_cols)
+ACCY_DECLARE_KERNEL(cumsum_long_rows)
+ACCY_DECLARE_KERNEL(cummax_line)
+ACCY_DECLARE_KERNEL(cumsum_line)
 
 namespace {
 /// One scan kernel and its tolerance: a running sum of L terms (of at most
@@ -107,4 +112,40 @@ TEST_CASE("a scan between elementwise ops and a reduction", "[scan]") {
                              ref::reduce(e, {1}, true, ref::Reduce::Sum),
                              [](double c, double s) { return c / s; });
   requireClose(out, ref::cast(expected, Elem::F32), 1e-5, 1e-6);
+}
+
+TEST_CASE("scans of many columns and of long lines", "[scan]") {
+  SECTION("cumsum along the outer axis of a 3-d tensor") {
+    auto [t, c, d] = GENERATE(
+        table<int64_t, int64_t, int64_t>({{1, 1, 1}, {7, 3, 1501}}));
+    CAPTURE(t, c, d);
+    Tensor x = Tensor::random({t, c, d}, rng()), out = Tensor::zeros({t, c, d});
+    callKernel(KERNEL(cumsum_many_cols), {&x}, {&out});
+    requireClose(out, ref::scan(x, 0, ref::Scan::Sum), 1e-5, 1e-6 * t);
+  }
+  SECTION("cummax along the outer axis of 4253 columns") {
+    int64_t t = GENERATE(1, 13);
+    CAPTURE(t);
+    Tensor x = Tensor::random({t, 4253}, rng(), -100, 100);
+    Tensor out = Tensor::zeros({t, 4253});
+    callKernel(KERNEL(cummax_many_cols), {&x}, {&out});
+    requireClose(out, ref::scan(x, 0, ref::Scan::Max), 0, 0);
+  }
+  SECTION("cumsum along rows of 8209") {
+    int64_t n = GENERATE(1, 3);
+    CAPTURE(n);
+    Tensor x = Tensor::random({n, 8209}, rng()), out = Tensor::zeros({n, 8209});
+    callKernel(KERNEL(cumsum_long_rows), {&x}, {&out});
+    requireClose(out, ref::scan(x, 1, ref::Scan::Sum), 1e-5, 1e-6 * 8209);
+  }
+  SECTION("cumsum and cummax of one line of dynamic length") {
+    int64_t n = GENERATE(1, 8191, 10007);
+    CAPTURE(n);
+    Tensor x = Tensor::random({n}, rng(), -100, 100), out = Tensor::zeros({n});
+    callKernel(KERNEL(cumsum_line), {&x}, {&out});
+    requireClose(out, ref::scan(x, 0, ref::Scan::Sum), 4 * 0x1p-23,
+                 kF32Term * n);
+    callKernel(KERNEL(cummax_line), {&x}, {&out});
+    requireClose(out, ref::scan(x, 0, ref::Scan::Max), 0, 0);
+  }
 }
