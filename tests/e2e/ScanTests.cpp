@@ -116,8 +116,8 @@ TEST_CASE("a scan between elementwise ops and a reduction", "[scan]") {
 
 TEST_CASE("scans of many columns and of long lines", "[scan]") {
   SECTION("cumsum along the outer axis of a 3-d tensor") {
-    auto [t, c, d] = GENERATE(
-        table<int64_t, int64_t, int64_t>({{1, 1, 1}, {7, 3, 1501}}));
+    auto [t, c, d] =
+        GENERATE(table<int64_t, int64_t, int64_t>({{1, 1, 1}, {7, 3, 1501}}));
     CAPTURE(t, c, d);
     Tensor x = Tensor::random({t, c, d}, rng()), out = Tensor::zeros({t, c, d});
     callKernel(KERNEL(cumsum_many_cols), {&x}, {&out});

@@ -73,8 +73,8 @@ FailureOr<Condition> trace(Value value, bool holds, const ArgumentDims &dims) {
     FailureOr<AffineExpr> rhs = dims.trace(cmp.getRhs());
     if (failed(lhs) || failed(rhs))
       return failure();
-    arith::CmpIPredicate pred = holds ? cmp.getPredicate()
-                                      : arith::invertPredicate(cmp.getPredicate());
+    arith::CmpIPredicate pred =
+        holds ? cmp.getPredicate() : arith::invertPredicate(cmp.getPredicate());
     if (std::optional<Condition> condition = compare(pred, *lhs, *rhs))
       return *condition;
     return failure();

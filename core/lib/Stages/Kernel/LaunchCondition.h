@@ -1,4 +1,4 @@
-//===- LaunchCondition.h - When a launch of a launch function runs -*- C++ -*-===//
+//===- LaunchCondition.h - When a launch runs -------------------*- C++ -*-===//
 //
 // A launch function may choose between kernels on the sizes (a scan picks
 // its variant at run time when its shapes are dynamic): host-side scf.if

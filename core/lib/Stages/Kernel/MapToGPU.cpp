@@ -242,7 +242,8 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
           return failure();
         count = *made;
       }
-      // A dispatch may take several launches (a scan of long lines).
+      // A dispatch may take several launches (a scan of long lines), and
+      // its variants under run-time branches (a scan of dynamic shapes).
       for (unsigned i = 0; i < count; ++i)
         launches.push_back(b.getDictionaryAttr(
             {b.getNamedAttr("dispatch", b.getI64IntegerAttr(dispatch)),

@@ -395,11 +395,10 @@ unsigned buildThreadPerLine(ScanKernel &kernel) {
   auto inRange = rw.create<scf::IfOp>(loc, ix.lt(line, ix.product(sizes)),
                                       /*withElseRegion=*/false);
   rw.setInsertionPointToStart(inRange.thenBlock());
-  walkLine(rw, loc, kernel.lines, delinearize(ix, line, sizes),
-           loopSizes(rw, loc, kernel.op)[kernel.shape.scanAxis],
-           [&](ValueRange ivs, Value running) {
-             kernel.storeAt(ivs, running);
-           });
+  walkLine(
+      rw, loc, kernel.lines, delinearize(ix, line, sizes),
+      loopSizes(rw, loc, kernel.op)[kernel.shape.scanAxis],
+      [&](ValueRange ivs, Value running) { kernel.storeAt(ivs, running); });
   return 1;
 }
 
@@ -414,7 +413,8 @@ unsigned buildSplitLines(ScanKernel &kernel) {
   Location loc = kernel.loc;
   int64_t tile = kernel.plan.lineTile;
   Ix host{rw, loc};
-  Value perLine = host.ceilDiv(loopSizes(rw, loc, op)[kernel.shape.scanAxis], tile);
+  Value perLine =
+      host.ceilDiv(loopSizes(rw, loc, op)[kernel.shape.scanAxis], tile);
   auto lastOf = [&](Ix &ix, Value block, Value length) {
     return ix.sub(ix.minU(ix.mul(ix.add(block, ix.c(1)), tile), length),
                   ix.c(1));
@@ -451,7 +451,8 @@ unsigned buildSplitLines(ScanKernel &kernel) {
     Ix ix{rw, loc};
     Value begin = ix.mul(block, tile);
     Value last = lastOf(ix, block, length);
-    auto carry = rw.create<scf::IfOp>(loc, kernel.accType, ix.eq(block, 0), true);
+    auto carry =
+        rw.create<scf::IfOp>(loc, kernel.accType, ix.eq(block, 0), true);
     {
       OpBuilder::InsertionGuard ifGuard(rw);
       rw.setInsertionPointToStart(carry.thenBlock());
@@ -492,9 +493,8 @@ unsigned buildVariant(ScanKernel &kernel, ScanVariant variant) {
 /// Builds the first variant whose condition holds (a null condition always
 /// does): under host-side branches on the sizes where they are conditions
 /// of run time. Returns the launches built in all branches.
-unsigned
-buildFirstThatHolds(ScanKernel &kernel,
-                    ArrayRef<std::pair<ScanVariant, Value>> variants) {
+unsigned buildFirstThatHolds(ScanKernel &kernel,
+                             ArrayRef<std::pair<ScanVariant, Value>> variants) {
   auto [variant, condition] = variants.front();
   if (!condition || variants.size() == 1)
     return buildVariant(kernel, variant);
@@ -535,10 +535,10 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
   // the actual sizes; a variant the plan names without one always applies.
   SmallVector<std::pair<ScanVariant, Value>> variants;
   if (plan.linesPerBlock)
-    variants.push_back(
-        {ScanVariant::ThreadPerLine,
-         plan.threadLinesFrom ? atLeast(lines(), plan.threadLinesFrom)
-                              : Value()});
+    variants.push_back({ScanVariant::ThreadPerLine,
+                        plan.threadLinesFrom
+                            ? atLeast(lines(), plan.threadLinesFrom)
+                            : Value()});
   if (plan.lineTile && startsNeutral(plan, shape))
     variants.push_back(
         {ScanVariant::SplitLines,
