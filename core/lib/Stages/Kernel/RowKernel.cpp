@@ -64,7 +64,11 @@ struct RowReducer {
   RewriterBase &rw;
   Location loc;
   gpu::LaunchOp launch;
+  /// The threads that take a row, and each thread's place among them.
   int64_t threads, subgroup;
+  Value thread = nullptr;
+  /// The row this block takes: its position among the rows.
+  Value rowIndex = nullptr;
   SmallVector<unsigned> parallelDims, reductionDims;
   SmallVector<Value> parallelIvs;
   /// Flattened aligned views of the buffers accessed in runs.
@@ -78,7 +82,7 @@ struct RowReducer {
   Value reduce(linalg::LinalgOp op, Operation *combiner, Value partials,
                Value init, const InRegisters &known) {
     Ix ix{rw, loc};
-    Value tid = launch.getThreadIds().x;
+    Value tid = thread;
     Value start = rw.create<arith::ConstantOp>(
         loc, *arith::getNeutralElement(combiner));
     Value acc = walkRow(op, known, start,
@@ -194,8 +198,7 @@ struct RowReducer {
   /// of the run.
   Value wholeRunsStart(Value total, int64_t width) {
     Ix ix{rw, loc};
-    return ix.mul(launch.getBlockIds().x,
-                  ix.mul(ix.div(total, ix.c(width)), width));
+    return ix.mul(rowIndex, ix.mul(ix.div(total, ix.c(width)), width));
   }
 
   /// The position of element `linear` of this row in a flattened operand.
@@ -267,8 +270,7 @@ struct RowReducer {
   /// runs of `width`: runs go round the threads, as in walkRow's loop.
   Value runStart(int64_t run, int64_t width) {
     Ix ix{rw, loc};
-    return ix.add(ix.mul(launch.getThreadIds().x, width),
-                  ix.c(run * threads * width));
+    return ix.add(ix.mul(thread, width), ix.c(run * threads * width));
   }
 
   /// Calls `step` on the elements of the row this thread takes, threading
@@ -280,7 +282,7 @@ struct RowReducer {
     Ix ix{rw, loc};
     SmallVector<Value> sizes = loopSizes(rw, loc, op);
     Value total = ix.product(select(sizes, reductionDims));
-    Value tid = launch.getThreadIds().x;
+    Value tid = thread;
     // A range over `carried` itself, not over a temporary list.
     ValueRange carriedRange = carried ? ValueRange(carried) : ValueRange();
     RunViews views;
@@ -527,9 +529,11 @@ accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
   rw.setInsertionPoint(row.launch.getBody().front().getTerminator());
   Ix ix{rw, loc};
   SmallVector<Value> sizes = loopSizes(rw, loc, op);
-  Value isFirst = ix.eq(row.launch.getThreadIds().x, 0);
-  row.parallelIvs = delinearize(ix, row.launch.getBlockIds().x,
-                                select(sizes, row.parallelDims));
+  row.thread = row.launch.getThreadIds().x;
+  row.rowIndex = row.launch.getBlockIds().x;
+  Value isFirst = ix.eq(row.thread, 0);
+  row.parallelIvs =
+      delinearize(ix, row.rowIndex, select(sizes, row.parallelDims));
   SmallVector<Value> pointIvs =
       mergeIvs(ix, op.getNumLoops(), row.parallelDims, row.parallelIvs,
                row.reductionDims, {});
