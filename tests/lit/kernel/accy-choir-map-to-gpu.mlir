@@ -299,7 +299,9 @@ module {
 // workgroup memory between barriers, then the carry and the warps before
 // are added; the thread stores its element and rounds it to f16 (the
 // epilogue). The carry grows by the chunk's total. On gfx942 the plan's
-// `idx` shuffles read computed lanes of 64-wide wavefronts.
+// `idx` shuffles read computed lanes of 64-wide wavefronts. The shapes are
+// dynamic: the three launches of few long lines come first, under a
+// host-side branch on the sizes, and the block per line is its else.
 
 #in = affine_map<(n, i, j) -> (n, j)>
 #out = affine_map<(n, i, j) -> (n, i)>
@@ -338,9 +340,11 @@ module {
 
 // CHECK-LABEL: func.func @cumsum_f16__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf16>, %[[OUT:[^:]+]]: memref<?x?xf16> {accy.result = 0 : i64}
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "scan"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}]
 // CHECK-NOT:     linalg.
 // CHECK:         %[[ACC:.+]] = gpu.alloc
+// CHECK:         scf.if
+// CHECK-COUNT-3: gpu.launch blocks
 // CHECK:         gpu.launch blocks(%[[LINE:[^,]+]], {{.*}}) in ({{.*}}) threads(%[[TID:[^,]+]], {{.*}}) in (%{{.+}} = %c256{{.*}}, %{{.+}} = %c1{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[PARTIALS:.+]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CHECK:           %[[LEN:.+]] = memref.dim %[[ACC]], %c1
 // CHECK:           %[[LANE:.+]] = arith.remui %[[TID]], %c32
@@ -377,6 +381,8 @@ module {
 // CHECK:         return
 
 // AMD-LABEL: func.func @cumsum_f16__gfx942(
+// AMD:         scf.if
+// AMD-COUNT-3: gpu.launch blocks
 // AMD:         gpu.launch {{.*}} threads({{.*}}) in (%{{.+}} = %c256{{.*}}) workgroup(%[[PARTIALS:.+]] : memref<4xf32, #gpu.address_space<workgroup>>)
 // AMD:           %[[LANE:.+]] = arith.remui %{{.+}}, %c64
 // AMD:           scf.for
