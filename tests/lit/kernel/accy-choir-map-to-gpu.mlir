@@ -270,9 +270,27 @@ module {
 // CHECK-LABEL: module @row_mean
 // CHECK-LABEL: func.func @row_mean__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>, %[[MEAN:[^:]+]]: memref<?xf32> {accy.result = 0 : i64}, %[[SHIFT:[^:]+]]: memref<?xf32> {accy.result = 1 : i64}
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "row-reduction"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "row-reduction"}, {dispatch = 0 : i64, schedule = "row-reduction"}]
 // CHECK:         %[[SUM:.+]] = gpu.alloc
 // CHECK:         %[[D:.+]] = arith.sitofp
+// Rows of at most 1024 elements: a warp per row, eight rows a block, the
+// rows past the last skipped; shuffles only, no barrier.
+// CHECK:         %[[SHORT:.+]] = arith.cmpi ule, %{{.+}}, %c1024 : index
+// CHECK:         scf.if %[[SHORT]] {
+// CHECK:           gpu.launch blocks(%[[WBLOCK:[^,]+]],
+// CHECK:             %[[LANE:.+]] = arith.remui %[[WTID:.+]], %c32
+// CHECK:             %[[WARP:.+]] = arith.divui %[[WTID]], %c32
+// CHECK:             %[[WROW:.+]] = arith.addi %{{.+}}, %[[WARP]]
+// CHECK:             %[[HASROW:.+]] = arith.cmpi ult, %[[WROW]], %{{.+}}
+// CHECK:             scf.if %[[HASROW]] {
+// CHECK-NOT:           gpu.barrier
+// CHECK:               gpu.shuffle  xor
+// CHECK-NOT:           gpu.barrier
+// CHECK:               memref.store %{{.+}}, %[[SHIFT]][%[[WROW]]]
+// CHECK-NOT:         gpu.barrier
+// CHECK:             gpu.terminator
+// Longer rows: a block per row.
+// CHECK:         } else {
 // CHECK:         gpu.launch blocks(%[[ROW:[^,]+]],
 // CHECK:           gpu.barrier
 // CHECK:           scf.if %[[FIRST:.+]] {
@@ -493,6 +511,9 @@ module {
 // CHECK-LABEL: module @row_sum
 // CHECK-LABEL: func.func @row_sum__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>
+// The block per row of rows longer than 1024 elements (a warp per row
+// before it, for shorter ones):
+// CHECK:         } else {
 // CHECK:         gpu.launch blocks(%[[ROW:[^,]+]], {{.*}}) threads(%[[TID:[^,]+]],
 // CHECK:           %[[FLAT:.+]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]]
 // CHECK-NEXT:      memref.assume_alignment %[[FLAT]], 16

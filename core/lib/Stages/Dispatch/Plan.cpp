@@ -268,6 +268,10 @@ static int64_t elementBytes(Type type) {
   return 8;
 }
 
+/// Elements per lane of the longest row a subgroup takes on its own: 32
+/// f32 a lane is the row a subgroup holds in registers (8 runs of 4).
+constexpr int64_t kSubgroupRowElementsPerLane = 32;
+
 /// Chunks of a block's threads that each block of a line shared by
 /// several blocks scans.
 constexpr int64_t kScanChunksPerBlock = 16;
@@ -432,7 +436,7 @@ static ScanPlan planScan(linalg::LinalgOp op, const DispatchShape &shape,
 
 DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
                                   ArrayRef<const TargetProfile *> targets,
-                                  int64_t rowReductions) {
+                                  const RowPipeline &pipeline) {
   Builder b(op.getContext());
   DispatchShape shape = classifyDispatch(op);
   SmallVector<NamedAttribute> perTarget;
@@ -455,11 +459,26 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       break;
     }
     case Schedule::RowReduction: {
-      int64_t threads = blockSizeFor(*profile, staticTripCount(op, true));
+      std::optional<int64_t> length = staticTripCount(op, true);
+      int64_t threads = blockSizeFor(*profile, length);
       block = {threads, 1, 1};
       tile = {1};
-      sharedBytes = rowReductions * (threads / profile->subgroupSize) *
+      sharedBytes = pipeline.reductions * (threads / profile->subgroupSize) *
                     elementBytes(op.getDpsInits()[0].getType());
+      // Rows of a length known only at run time: short ones take a
+      // subgroup each (shuffles only, no barrier), so that a block is not
+      // one short row with most of its threads idle. A pipeline that waits
+      // for the whole block in its middle keeps a block per row.
+      if (!length && !pipeline.mapsBeforeLast &&
+          threads > profile->subgroupSize) {
+        entries.push_back(b.getNamedAttr(
+            "rows_per_block",
+            b.getI64IntegerAttr(threads / profile->subgroupSize)));
+        entries.push_back(b.getNamedAttr(
+            "subgroup_rows_up_to",
+            b.getI64IntegerAttr(profile->subgroupSize *
+                                kSubgroupRowElementsPerLane)));
+      }
       break;
     }
     case Schedule::TiledContraction: {

@@ -38,16 +38,24 @@ struct PlanSchedulePass
     entry.walk([&](linalg::LinalgOp op) {
       next = std::max(next, getDispatchId(op) + 1);
     });
-    // Epilogues run in their root's kernel: the root's entry counts them,
-    // and its plan has shared memory for the reductions among them.
-    llvm::DenseMap<int64_t, int64_t> epilogues, epilogueReductions;
+    // Epilogues run in their root's kernel, in program order: the root's
+    // entry counts them, and the plan of a row reduction depends on them.
+    llvm::DenseMap<int64_t, SmallVector<linalg::LinalgOp>> epilogues;
     entry.walk([&](linalg::LinalgOp op) {
-      if (!isDispatchEpilogue(op))
-        return;
-      ++epilogues[getDispatchId(op)];
-      if (op.getNumReductionLoops() > 0)
-        ++epilogueReductions[getDispatchId(op)];
+      if (isDispatchEpilogue(op))
+        epilogues[getDispatchId(op)].push_back(op);
     });
+    auto rowPipeline = [&](linalg::LinalgOp root, int64_t id) {
+      RowPipeline pipeline;
+      SmallVector<linalg::LinalgOp> ops = epilogues.lookup(id);
+      for (auto [i, op] : llvm::enumerate(ops)) {
+        if (op.getNumReductionLoops() > 0)
+          ++pipeline.reductions;
+        else if (isPerRowElement(op, root) && i + 1 < ops.size())
+          pipeline.mapsBeforeLast = true;
+      }
+      return pipeline;
+    };
     SmallVector<std::pair<int64_t, Attribute>> summary;
     entry.walk([&](linalg::LinalgOp op) {
       if (isDispatchInit(op) || isDispatchEpilogue(op))
@@ -59,11 +67,10 @@ struct PlanSchedulePass
                     b.getDictionaryAttr(
                         {b.getNamedAttr("id", b.getI64IntegerAttr(id))}));
       }
-      DictionaryAttr plan =
-          planDispatch(op, profiles, 1 + epilogueReductions.lookup(id));
+      DictionaryAttr plan = planDispatch(op, profiles, rowPipeline(op, id));
       op->setAttr(kPlanAttr, plan);
       SmallVector<NamedAttribute> entry(plan.getValue());
-      if (int64_t count = epilogues.lookup(id))
+      if (int64_t count = epilogues.lookup(id).size())
         entry.push_back(
             b.getNamedAttr("epilogue", b.getI64IntegerAttr(count)));
       entry.push_back(b.getNamedAttr("id", b.getI64IntegerAttr(id)));

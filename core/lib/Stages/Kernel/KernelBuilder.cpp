@@ -157,14 +157,15 @@ FailureOr<unsigned> accy::kernel::buildLaunch(RewriterBase &rewriter,
   case Schedule::ThreadReduction:
     launch = buildThreadKernel(rewriter, op, plan);
     break;
-  case Schedule::RowReduction:
-    launch = buildRowReductionKernel(rewriter, op, plan, shape.combiner);
-    break;
   case Schedule::TiledContraction:
     launch = buildContractionKernel(rewriter, op, plan, shape);
     break;
+  case Schedule::RowReduction:
   case Schedule::Scan: {
-    FailureOr<unsigned> launches = buildScanKernel(rewriter, op, plan, shape);
+    FailureOr<unsigned> launches =
+        plan.schedule == Schedule::Scan
+            ? buildScanKernel(rewriter, op, plan, shape)
+            : buildRowReductionKernel(rewriter, op, plan, shape.combiner);
     if (succeeded(launches))
       rewriter.eraseOp(op);
     return launches;

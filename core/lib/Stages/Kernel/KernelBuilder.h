@@ -31,6 +31,10 @@ struct KernelPlan {
   bool shuffleUp = true;
   int64_t linesPerBlock = 0, threadLinesFrom = 0;
   int64_t lineTile = 0, splitLinesBelow = 0;
+  /// For row reductions over rows of a length known at run time: the rows
+  /// a block takes when each subgroup takes a row (0: a block per row),
+  /// for rows of at most `subgroupRowsUpTo` elements.
+  int64_t rowsPerBlock = 0, subgroupRowsUpTo = 0;
   /// Scalars replacing the initial contents of the outputs (the values of
   /// the fills folded into this dispatch), one per output; null where the
   /// output is read.
@@ -91,8 +95,9 @@ buildContractionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 /// block per row, threads folding strided parts of it and combining through
 /// subgroup shuffles and workgroup memory; the row pipeline of
 /// `plan.epilogues` (reducing or mapping the same row) follows in the same
-/// launch.
-mlir::FailureOr<mlir::Operation *>
+/// launch. With `plan.rowsPerBlock`, short rows take a subgroup each under
+/// a host-side branch on the row's length. Returns the number of launches.
+mlir::FailureOr<unsigned>
 buildRowReductionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                         const KernelPlan &plan, mlir::Operation *combiner);
 

@@ -147,6 +147,9 @@ KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
   kp.threadLinesFrom = getPlanInt(targetPlan, "thread_lines_from").value_or(0);
   kp.lineTile = getPlanInt(targetPlan, "line_tile").value_or(0);
   kp.splitLinesBelow = getPlanInt(targetPlan, "split_lines_below").value_or(0);
+  kp.rowsPerBlock = getPlanInt(targetPlan, "rows_per_block").value_or(0);
+  kp.subgroupRowsUpTo =
+      getPlanInt(targetPlan, "subgroup_rows_up_to").value_or(0);
   return kp;
 }
 

@@ -486,18 +486,26 @@ RowCache loadRowCache(RowReducer &row, linalg::LinalgOp op,
   return cache;
 }
 
-} // namespace
+/// How a launch of the row-reduction schedule lays rows on its blocks:
+/// `threads` take a row, `rowsPerBlock` rows share a block (a block per
+/// row, or a subgroup per row).
+struct RowLayout {
+  int64_t threads, rowsPerBlock;
+};
 
-FailureOr<Operation *>
-accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
+/// The launch of row reduction `op` and its row pipeline, rows laid out as
+/// `layout` says.
+FailureOr<Operation *> buildRowLaunch(RewriterBase &rw, linalg::LinalgOp op,
                                       const KernelPlan &plan,
-                                      Operation *combiner) {
+                                      Operation *combiner, RowLayout layout) {
   Location loc = op.getLoc();
-  int64_t threads = plan.block[0], subgroup = plan.subgroup;
-  FailureOr<int64_t> subgroups = subgroupsPerBlock(op, plan);
-  if (failed(subgroups))
-    return failure();
-  int64_t numSubgroups = *subgroups;
+  int64_t threads = layout.threads, subgroup = plan.subgroup;
+  if (threads % subgroup != 0 || threads * layout.rowsPerBlock != plan.block[0])
+    return op.emitError() << "row-reduction block of " << plan.block[0]
+                          << " threads does not hold " << layout.rowsPerBlock
+                          << " row(s) of " << threads
+                          << " threads, whole subgroups of " << subgroup;
+  int64_t numSubgroups = threads / subgroup;
 
   // The reductions of the row: the root's and those of the pipeline, each
   // with its combiner and shared-memory slots.
@@ -523,7 +531,8 @@ accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
   splitLoops(op, row.parallelDims, row.reductionDims);
   Value rows =
       host.product(select(loopSizes(rw, loc, op), row.parallelDims));
-  row.launch = createLaunch(rw, loc, rows, {threads, 1, 1}, workgroup);
+  row.launch = createLaunch(rw, loc, host.ceilDiv(rows, layout.rowsPerBlock),
+                            {plan.block[0], 1, 1}, workgroup);
 
   OpBuilder::InsertionGuard guard(rw);
   rw.setInsertionPoint(row.launch.getBody().front().getTerminator());
@@ -531,6 +540,17 @@ accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
   SmallVector<Value> sizes = loopSizes(rw, loc, op);
   row.thread = row.launch.getThreadIds().x;
   row.rowIndex = row.launch.getBlockIds().x;
+  if (layout.rowsPerBlock > 1) {
+    // A subgroup per row; the subgroups past the last row have none.
+    Value tid = row.thread;
+    row.thread = ix.rem(tid, ix.c(threads));
+    row.rowIndex = ix.add(ix.mul(row.rowIndex, layout.rowsPerBlock),
+                          ix.div(tid, ix.c(threads)));
+    auto hasRow = rw.create<scf::IfOp>(
+        loc, ix.lt(row.rowIndex, ix.product(select(sizes, row.parallelDims))),
+        /*withElseRegion=*/false);
+    rw.setInsertionPoint(hasRow.thenBlock()->getTerminator());
+  }
   Value isFirst = ix.eq(row.thread, 0);
   row.parallelIvs =
       delinearize(ix, row.rowIndex, select(sizes, row.parallelDims));
@@ -580,7 +600,8 @@ accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
         rowValues[result] = value;
       } else if (epilogue.getNumLoops() == op.getNumLoops()) {
         row.mapRow(epilogue, rowValues);
-        // Later ops read the row's new elements, some stored by other threads.
+        // Later ops read the row's new elements, some stored by other
+        // threads (the plan takes a subgroup per row only without them).
         if (i + 1 < plan.epilogues.size())
           rw.create<gpu::BarrierOp>(loc);
       } else {
@@ -633,4 +654,38 @@ accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
     emitPipeline();
   }
   return row.launch.getOperation();
+}
+
+} // namespace
+
+FailureOr<unsigned>
+accy::kernel::buildRowReductionKernel(RewriterBase &rw, linalg::LinalgOp op,
+                                      const KernelPlan &plan,
+                                      Operation *combiner) {
+  RowLayout blockPerRow{plan.block[0], 1};
+  if (!plan.rowsPerBlock) {
+    if (failed(buildRowLaunch(rw, op, plan, combiner, blockPerRow)))
+      return failure();
+    return 1u;
+  }
+  // Rows of a length known only at run time: the launch function takes a
+  // subgroup per row when they are short, a block per row otherwise.
+  Location loc = op.getLoc();
+  Ix host{rw, loc};
+  SmallVector<unsigned> parallelDims, reductionDims;
+  splitLoops(op, parallelDims, reductionDims);
+  Value length = host.product(select(loopSizes(rw, loc, op), reductionDims));
+  auto isShort = rw.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ule,
+                                          length,
+                                          host.c(plan.subgroupRowsUpTo));
+  auto branch = rw.create<scf::IfOp>(loc, isShort, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(branch.thenBlock()->getTerminator());
+  if (failed(buildRowLaunch(rw, op, plan, combiner,
+                            {plan.subgroup, plan.rowsPerBlock})))
+    return failure();
+  rw.setInsertionPoint(branch.elseBlock()->getTerminator());
+  if (failed(buildRowLaunch(rw, op, plan, combiner, blockPerRow)))
+    return failure();
+  return 2u;
 }

@@ -71,7 +71,14 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
       - `row-reduction`: reduction whose innermost loop reduces with a
         combiner that has a neutral element (add, mul, max, min, and, or,
         xor); one block per output point, threads stride the reduction and
-        combine through subgroup shuffles and shared memory;
+        combine through subgroup shuffles and shared memory. A static row
+        shorter than the profile's block gets a block of the row rounded up
+        to the subgroup. Rows whose length is known only at run time also
+        record `rows_per_block` (block / subgroup) and `subgroup_rows_up_to`
+        (32 elements a lane): the launch function takes a subgroup per row,
+        `rows_per_block` rows a block, for rows up to that length, unless
+        the row pipeline stores a mapped row that a later op reads (it
+        waits for the whole block in its middle);
       - `thread-reduction`: any other reduction; one thread per output point
         reduces serially;
       - `tiled-contraction`: a contraction with one M, one N and one K

@@ -103,13 +103,20 @@ DispatchShape classifyDispatch(mlir::linalg::LinalgOp op);
 /// name without its dialect.
 std::string combinerName(mlir::Operation *combiner);
 
+/// What the plan of a row reduction needs to know of the row pipeline it
+/// heads: its reductions in all (each needs shared memory), and whether an
+/// op of it maps the row for a later op to read (the block then waits at a
+/// barrier in the middle of the pipeline).
+struct RowPipeline {
+  int64_t reductions = 1;
+  bool mapsBeforeLast = false;
+};
+
 /// The plan of `op` for `targets`: `{schedule, combiner?, targets = {...}}`.
-/// A row reduction that heads a row pipeline of `rowReductions` reductions
-/// in all needs shared memory for each.
 mlir::DictionaryAttr
 planDispatch(mlir::linalg::LinalgOp op,
              llvm::ArrayRef<const target::TargetProfile *> targets,
-             int64_t rowReductions = 1);
+             const RowPipeline &pipeline = {});
 
 /// The per-target part of a plan, or null.
 mlir::DictionaryAttr getTargetPlan(mlir::Operation *root,
