@@ -555,24 +555,18 @@ private:
         return fail(line, "unsupported instruction '" + ri.opcode + "'");
       return true;
     };
-    auto binary = [&](Op o) {
+    // An arithmetic op of one type with one result and `sources` operands.
+    auto arithmetic = [&](Op o, int sources) {
       if (!oneType() || !noExtras() || !floatOnlyMods() ||
-          !operandCount(ri, 3) || !dest(ops[0], inst.dst[0], line) ||
-          !srcs(1, 2, t))
+          !operandCount(ri, 1 + sources) || !dest(ops[0], inst.dst[0], line) ||
+          !srcs(1, sources, t))
         return false;
       inst.op = o;
       inst.numDst = 1;
       return true;
     };
-    auto unary = [&](Op o) {
-      if (!oneType() || !noExtras() || !floatOnlyMods() ||
-          !operandCount(ri, 2) || !dest(ops[0], inst.dst[0], line) ||
-          !srcs(1, 1, t))
-        return false;
-      inst.op = o;
-      inst.numDst = 1;
-      return true;
-    };
+    auto binary = [&](Op o) { return arithmetic(o, 2); };
+    auto unary = [&](Op o) { return arithmetic(o, 1); };
     bool isInt = t != Type::None && !isFloat(t) && t != Type::Pred;
     bool isF = isFloat(t);
 
