@@ -81,6 +81,11 @@ std::shared_ptr<mlir::MLIRContext> DocumentCompiler::makeContext() const {
   registerAccyDialects(registry);
   auto fresh = std::make_shared<mlir::MLIRContext>(
       registry, mlir::MLIRContext::Threading::DISABLED);
+  // Every dialect loaded now, not when a pipeline first needs it: loading
+  // takes no lock, and a request printing a product (stage output, hover)
+  // reads the loaded dialects while the target stage may still be running
+  // in the same context.
+  fresh->loadAllAvailableDialects();
   // Kernels of one stage compile in parallel on the server's shared pool
   // rather than on a pool per document.
   if (pool)

@@ -92,3 +92,36 @@ test('documents beyond --retained-documents release their products and compile a
     s.kill();
   }
 });
+
+// A request that prints a product (here the memory stage) reads the
+// context's loaded dialects while the target stage of the same compile may
+// still run in that context. Dialects are loaded when a context is made,
+// so nothing loads one meanwhile; this sequence (a released document asked
+// for its IR: a fresh context, checked, then printed while its code is
+// generated) crashed the server about one time in three under load before.
+test('printing a released document\'s IR while its code generation runs, again and again', async () => {
+  const file = path.join(inputs, 'two-kernels.accy');
+  const text = fs.readFileSync(file, 'utf8');
+  const first = uriOf(file);
+  const second = uriOf(path.join(inputs, 'second.accy'));
+  const s = new Session(['--retained-documents', '1']);
+  try {
+    await s.initialize();
+    s.open(first, text);
+    await s.diagnosticsFor(first, 1);
+    s.open(second, text);
+    await s.diagnosticsFor(second, 1);
+    for (let round = 0; round < 8; ++round) {
+      // Asking for the released document's IR compiles it again (in a
+      // fresh context) and releases the other one.
+      const asked = round % 2 === 0 ? first : second;
+      const before = (await s.stats(asked)).compiles.finished;
+      const ir = await s.request('accy/stageOutput', { uri: asked, kernel: 'mlp', stage: 'memory' });
+      assert.match(ir.text, /module @mlp/);
+      assert.equal((await s.stats(asked)).compiles.finished, before + 1, `round ${round}: compiled again`);
+    }
+    assert.equal(s.process.exitCode, null, 'the server is still running');
+  } finally {
+    s.kill();
+  }
+});
