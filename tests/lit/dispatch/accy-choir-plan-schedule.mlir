@@ -49,8 +49,8 @@ module {
 // CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, subgroup = 32 : i64, tile = array<i64: 256>, workgroup_memory = 0 : i64}
 // CHECK:       linalg.generic
 // CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "row-reduction", targets = {
-// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, rows_per_block = 4 : i64, subgroup = 64 : i64, subgroup_rows_up_to = 2048 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
-// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, rows_per_block = 8 : i64, subgroup = 32 : i64, subgroup_rows_up_to = 1024 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, rows_per_block = 4 : i64, subgroup = 64 : i64, subgroup_rows_up_to = 1024 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
+// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, rows_per_block = 8 : i64, subgroup = 32 : i64, subgroup_rows_up_to = 512 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
 // CHECK:       linalg.generic
 // CHECK-SAME:    accy.plan = {schedule = "thread-reduction"
 // CHECK:       linalg.matmul

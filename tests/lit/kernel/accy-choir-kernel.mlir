@@ -51,21 +51,21 @@ module {
   }
 }
 
-// Grids: rows of at most 32 elements a lane (s1, the row's length: 1024 on
-// sm_90, 2048 on gfx942) take a subgroup each, 8 (or 4) rows a block; longer
+// Grids: rows of at most 16 elements a lane (s1, the row's length: 512 on
+// sm_90, 1024 on gfx942) take a subgroup each, 8 (or 4) rows a block; longer
 // rows a block each. Symbols are the dimensions of (x, out).
 // CHECK-DAG: #[[ROWS:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0, 1, 1)>
 // CHECK-DAG: #[[ROWS4:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0 ceildiv 4, 1, 1)>
 // CHECK-DAG: #[[ROWS8:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0 ceildiv 8, 1, 1)>
-// CHECK-DAG: #[[SHORT64:.+]] = affine_set<()[s0, s1, s2, s3] : (-s1 + 2048 >= 0)>
-// CHECK-DAG: #[[LONG64:.+]] = affine_set<()[s0, s1, s2, s3] : (s1 - 2049 >= 0)>
-// CHECK-DAG: #[[SHORT32:.+]] = affine_set<()[s0, s1, s2, s3] : (-s1 + 1024 >= 0)>
-// CHECK-DAG: #[[LONG32:.+]] = affine_set<()[s0, s1, s2, s3] : (s1 - 1025 >= 0)>
+// CHECK-DAG: #[[SHORT64:.+]] = affine_set<()[s0, s1, s2, s3] : (-s1 + 1024 >= 0)>
+// CHECK-DAG: #[[LONG64:.+]] = affine_set<()[s0, s1, s2, s3] : (s1 - 1025 >= 0)>
+// CHECK-DAG: #[[SHORT32:.+]] = affine_set<()[s0, s1, s2, s3] : (-s1 + 512 >= 0)>
+// CHECK-DAG: #[[LONG32:.+]] = affine_set<()[s0, s1, s2, s3] : (s1 - 513 >= 0)>
 
 // CHECK-LABEL: module @softmax
 // The dispatch plan has shared memory for both reductions of the pipeline,
 // as the kernel summary below does.
-// CHECK-SAME:    accy.dispatches = [{combiner = "maximumf", epilogue = 2 : i64, id = 0 : i64, op = "linalg.generic", schedule = "row-reduction", targets = {gfx942 = {block = array<i64: 256, 1, 1>, rows_per_block = 4 : i64, subgroup = 64 : i64, subgroup_rows_up_to = 2048 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}, host = {loops = "serial"}, sm_90 = {block = array<i64: 256, 1, 1>, rows_per_block = 8 : i64, subgroup = 32 : i64, subgroup_rows_up_to = 1024 : i64, tile = array<i64: 1>, workgroup_memory = 64 : i64}}}]
+// CHECK-SAME:    accy.dispatches = [{combiner = "maximumf", epilogue = 2 : i64, id = 0 : i64, op = "linalg.generic", schedule = "row-reduction", targets = {gfx942 = {block = array<i64: 256, 1, 1>, rows_per_block = 4 : i64, subgroup = 64 : i64, subgroup_rows_up_to = 1024 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}, host = {loops = "serial"}, sm_90 = {block = array<i64: 256, 1, 1>, rows_per_block = 8 : i64, subgroup = 32 : i64, subgroup_rows_up_to = 512 : i64, tile = array<i64: 1>, workgroup_memory = 64 : i64}}}]
 // CHECK-SAME:    accy.kernels = {symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>], targets = {
 // CHECK-SAME:      gfx942 = [{arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS4]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 0 : i64, when = [#[[SHORT64]]]}, {arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k1", schedule = "row-reduction", shared_memory = 32 : i64, when = [#[[LONG64]]]}]
 // CHECK-SAME:      sm_90 = [{arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS8]], name = "softmax_k0", schedule = "row-reduction", shared_memory = 0 : i64, when = [#[[SHORT32]]]}, {arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k1", schedule = "row-reduction", shared_memory = 64 : i64, when = [#[[LONG32]]]}]
@@ -74,7 +74,7 @@ module {
 // CHECK:       func.func @softmax__sm_90(%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.launch_target = "sm_90"}
 // CHECK:         %[[MAX:.+]] = gpu.alloc (%{{.+}}) {accy.buffer = 0 : i64} : memref<?xf32>
 // CHECK:         %[[SUM:.+]] = gpu.alloc (%{{.+}}) {accy.buffer = 1 : i64} : memref<?xf32>
-// CHECK:         %[[SHORT:.+]] = arith.cmpi ule, %{{.+}}, %c1024 : index
+// CHECK:         %[[SHORT:.+]] = arith.cmpi ule, %{{.+}}, %c512 : index
 // CHECK:         scf.if %[[SHORT]] {
 // CHECK:           gpu.launch_func @sm_90::@softmax_k0 blocks in (%{{.+}}, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[OUT]] : memref<?x?xf32>, %[[X]] : memref<?x?xf32>, %[[MAX]] : memref<?xf32>, %[[SUM]] : memref<?xf32>)
 // CHECK:         } else {
@@ -92,35 +92,40 @@ module {
 
 // softmax on sm_90, short rows: a warp per row (lane and warp from the
 // thread id), the warps past the last row idle; the row (at most 32 lanes x
-// 8 runs x 4 elements) in registers, warp butterflies only, no barrier.
+// 4 runs x 4 elements) in registers, warp butterflies only, no barrier.
 // CHECK:       gpu.module @sm_90 attributes {accy.target = "sm_90"}
 // CHECK:         gpu.func @softmax_k0(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:           %[[WXFLAT:.+]] = memref.collapse_shape %arg1
 // CHECK:           %[[LANE:.+]] = arith.remui %thread_id_x, %c32
 // CHECK:           %[[WARP:.+]] = arith.divui %thread_id_x, %c32
 // CHECK:           scf.if %{{.+}} {
-// CHECK:             arith.cmpi ult, %{{.+}}, %c1025 : index
-// CHECK-COUNT-32:      memref.load %[[WXFLAT]][
+// CHECK:             arith.cmpi ult, %{{.+}}, %c513 : index
+// CHECK-COUNT-16:      memref.load %[[WXFLAT]][
 // CHECK-NOT:           gpu.barrier
 // CHECK:               gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
 // CHECK-NOT:           gpu.barrier
 // CHECK:           gpu.return
 
 // Longer rows: a block per row. A row that fits in registers (at most 256
-// threads x 8 runs x 4 elements, a whole number of runs) is loaded once,
+// threads x 4 runs x 4 elements, a whole number of runs) is loaded once,
 // 128 bits at a time, and the three ops of the pipeline (max, sum of exp,
-// divide) read it there. Other rows: each op walks the row with a strided
-// loop. Either way: warp butterflies, 8 warp partials in shared memory.
+// divide) read it there; the reductions fold every run (zeros past the
+// row's end) and keep the fold where the run is in the row, without a
+// branch, so exp(x - max) is computed once for the sum and the division. Other rows: each op walks
+// the row with a strided loop. Either way: warp butterflies, 8 warp
+// partials in shared memory.
 // CHECK:         gpu.func @softmax_k1(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[PART2:.+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:           %[[OUTFLAT:.+]] = memref.collapse_shape
 // CHECK:           %[[XFLAT:.+]] = memref.collapse_shape
-// CHECK:           arith.cmpi ult, %{{.+}}, %c8193 : index
+// CHECK:           arith.cmpi ult, %{{.+}}, %c4097 : index
 // CHECK:           scf.if %{{.+}} {
-// CHECK-COUNT-32:    memref.load %[[XFLAT]][
+// CHECK-COUNT-16:    memref.load %[[XFLAT]][
 // CHECK-NOT:         memref.load %[[XFLAT]][
 // CHECK:             arith.maximumf
+// CHECK:             arith.select
 // CHECK-NOT:         memref.load %[[XFLAT]][
-// CHECK:             math.exp
+// CHECK-COUNT-16:    math.exp
+// CHECK-NOT:         math.exp
 // CHECK-NOT:         memref.load %[[XFLAT]][
 // CHECK:             arith.divf
 // CHECK:             memref.store %{{.+}}, %[[OUTFLAT]][

@@ -273,9 +273,9 @@ module {
 // CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "row-reduction"}, {dispatch = 0 : i64, schedule = "row-reduction"}]
 // CHECK:         %[[SUM:.+]] = gpu.alloc
 // CHECK:         %[[D:.+]] = arith.sitofp
-// Rows of at most 1024 elements: a warp per row, eight rows a block, the
+// Rows of at most 512 elements: a warp per row, eight rows a block, the
 // rows past the last skipped; shuffles only, no barrier.
-// CHECK:         %[[SHORT:.+]] = arith.cmpi ule, %{{.+}}, %c1024 : index
+// CHECK:         %[[SHORT:.+]] = arith.cmpi ule, %{{.+}}, %c512 : index
 // CHECK:         scf.if %[[SHORT]] {
 // CHECK:           gpu.launch blocks(%[[WBLOCK:[^,]+]],
 // CHECK:             %[[LANE:.+]] = arith.remui %[[WTID:.+]], %c32
@@ -511,7 +511,7 @@ module {
 // CHECK-LABEL: module @row_sum
 // CHECK-LABEL: func.func @row_sum__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>
-// The block per row of rows longer than 1024 elements (a warp per row
+// The block per row of rows longer than 512 elements (a warp per row
 // before it, for shorter ones):
 // CHECK:         } else {
 // CHECK:         gpu.launch blocks(%[[ROW:[^,]+]], {{.*}}) threads(%[[TID:[^,]+]],

@@ -268,9 +268,10 @@ static int64_t elementBytes(Type type) {
   return 8;
 }
 
-/// Elements per lane of the longest row a subgroup takes on its own: 32
-/// f32 a lane is the row a subgroup holds in registers (8 runs of 4).
-constexpr int64_t kSubgroupRowElementsPerLane = 32;
+/// Elements per lane of the longest row a subgroup takes on its own: 16
+/// f32 a lane is the row a subgroup holds in registers (the kernel stage
+/// caches 4 runs of 4).
+constexpr int64_t kSubgroupRowElementsPerLane = 16;
 
 /// Chunks of a block's threads that each block of a line shared by
 /// several blocks scans.

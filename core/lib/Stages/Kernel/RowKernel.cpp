@@ -22,8 +22,10 @@ namespace {
 
 /// 32-bit registers a thread gives to the elements of the row it caches.
 constexpr int64_t kRowCacheWords = 32;
-/// The most runs a thread caches; every walk of the row unrolls them.
-constexpr int64_t kRowCacheMaxRuns = 8;
+/// The most runs a thread caches; every walk of the row unrolls them, so
+/// that compile time grows with it (4: rows up to 4096 f32 for a block of
+/// 256, 512 for a warp, as the dispatch plan's subgroup rows assume).
+constexpr int64_t kRowCacheMaxRuns = 4;
 
 /// The elements of the row a thread takes, in its registers: of each
 /// cached buffer, element k of run r (see RowReducer::runStart) at
@@ -32,15 +34,20 @@ struct RowCache {
   int64_t width = 1, runs = 0;
   llvm::DenseMap<Value, SmallVector<Value>> values{};
 
+  /// Whether the cache holds what `op` reads through `input`: a cached
+  /// buffer, read through the identity map as the root reads it.
+  bool holds(linalg::LinalgOp op, OpOperand &input) const {
+    return values.count(input.get()) &&
+           op.getMatchingIndexingMap(&input).isIdentity();
+  }
+
   /// The element of run `run`, position `k`, that `op` reads through
-  /// `input`, when the cache holds it: `op` reads a cached buffer through
-  /// the identity map, as the root does.
+  /// `input`, when the cache holds it.
   Value lookup(linalg::LinalgOp op, OpOperand &input, int64_t run,
                int64_t k) const {
-    auto it = values.find(input.get());
-    if (it == values.end() || !op.getMatchingIndexingMap(&input).isIdentity())
+    if (!holds(op, input))
       return Value();
-    return it->second[run * width + k];
+    return values.find(input.get())->second[run * width + k];
   }
 };
 
@@ -75,6 +82,9 @@ struct RowReducer {
   llvm::DenseMap<Value, Value> flatViews{};
   /// The row in registers, while the pipeline is built for rows that fit.
   const RowCache *cache = nullptr;
+  /// Whether the rows walked are known not to be a whole number of runs
+  /// (those that are took the cache): walks take single elements only.
+  bool partialRunsOnly = false;
 
   /// The row's value of reduction `op` (combiner `combiner`, shared-memory
   /// slots `partials` when the block has several subgroups) combined into
@@ -308,7 +318,7 @@ struct RowReducer {
       return each.getResult(0);
     };
     int64_t width = runWidth(op);
-    if (!width)
+    if (!width || partialRunsOnly)
       return loop(1);
     views = runViews(op, known);
     // Rows of a whole number of runs take runs; others single elements.
@@ -346,26 +356,47 @@ struct RowReducer {
     Value total = ix.product(select(sizes, reductionDims));
     int64_t width = cache->width;
     RunViews views = width > 1 ? runViews(op, known) : RunViews();
+    // A reduction that reads only the cache and the row's values folds
+    // every run and keeps the fold where the run is in the row: no branch,
+    // and the ops it shares with later walks (softmax's exp(x - max)) are
+    // the same ops on the same values, which CSE merges.
+    bool unguarded = carried && llvm::all_of(op.getDpsInputOperands(),
+                                             [&](OpOperand *input) {
+                                               return known.count(
+                                                          input->get()) ||
+                                                      cache->holds(op, *input);
+                                             });
     for (int64_t run = 0; run < cache->runs; ++run) {
       Value first = runStart(run, width);
-      auto inRow = rw.create<scf::IfOp>(
-          loc, carried ? TypeRange{carried.getType()} : TypeRange{},
-          ix.lt(first, total), /*withElseRegion=*/bool(carried));
+      Value inRow = ix.lt(first, total);
+      auto elementsOfRun = [&]() {
+        SmallVector<RowElement> elements;
+        for (int64_t k = 0; k < width; ++k)
+          elements.push_back(
+              rowElement(op, known, views, first, k, sizes, run));
+        return elements;
+      };
+      if (unguarded) {
+        carried = rw.create<arith::SelectOp>(
+            loc, inRow, step(elementsOfRun(), carried), carried);
+        continue;
+      }
+      // Otherwise only the runs in the row are read (and stored).
+      auto guard = rw.create<scf::IfOp>(
+          loc, carried ? TypeRange{carried.getType()} : TypeRange{}, inRow,
+          /*withElseRegion=*/bool(carried));
       OpBuilder::InsertionGuard ifGuard(rw);
       if (carried)
-        rw.setInsertionPointToStart(inRow.thenBlock());
+        rw.setInsertionPointToStart(guard.thenBlock());
       else
-        rw.setInsertionPoint(inRow.thenBlock()->getTerminator());
-      SmallVector<RowElement> elements;
-      for (int64_t k = 0; k < width; ++k)
-        elements.push_back(rowElement(op, known, views, first, k, sizes, run));
-      Value next = step(elements, carried);
+        rw.setInsertionPoint(guard.thenBlock()->getTerminator());
+      Value next = step(elementsOfRun(), carried);
       if (!carried)
         continue;
       rw.create<scf::YieldOp>(loc, next);
-      rw.setInsertionPointToStart(inRow.elseBlock());
+      rw.setInsertionPointToStart(guard.elseBlock());
       rw.create<scf::YieldOp>(loc, carried);
-      carried = inRow.getResult(0);
+      carried = guard.getResult(0);
     }
     return carried;
   }
@@ -455,7 +486,8 @@ RowCache loadRowCache(RowReducer &row, linalg::LinalgOp op,
     SmallVector<Type> types;
     for (OpOperand *operand : operands)
       types.append(width, elementOf(operand->get()));
-    // Runs past the row's end hold zeros that no walk reads.
+    // Runs past the row's end hold zeros, which the walks fold but do not
+    // keep.
     auto inRow = rw.create<scf::IfOp>(loc, types, ix.lt(first, total),
                                       /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(rw);
@@ -651,6 +683,10 @@ FailureOr<Operation *> buildRowLaunch(RewriterBase &rw, linalg::LinalgOp op,
     rw.setInsertionPoint(branch.thenBlock()->getTerminator());
     emitCachedPipeline();
     rw.setInsertionPoint(branch.elseBlock()->getTerminator());
+    // A subgroup's rows are never longer than its cache: the rows that
+    // miss it are those that are not whole runs.
+    row.partialRunsOnly = layout.rowsPerBlock > 1 &&
+                          plan.subgroupRowsUpTo <= threads * width * runs;
     emitPipeline();
   }
   return row.launch.getOperation();

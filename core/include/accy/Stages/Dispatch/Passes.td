@@ -75,7 +75,7 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         shorter than the profile's block gets a block of the row rounded up
         to the subgroup. Rows whose length is known only at run time also
         record `rows_per_block` (block / subgroup) and `subgroup_rows_up_to`
-        (32 elements a lane): the launch function takes a subgroup per row,
+        (16 elements a lane): the launch function takes a subgroup per row,
         `rows_per_block` rows a block, for rows up to that length, unless
         the row pipeline stores a mapped row that a later op reads (it
         waits for the whole block in its middle);
