@@ -281,11 +281,9 @@ static int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-/// Product of the static sizes of the loops `selected` picks, or nullopt
-/// when one is dynamic.
-static std::optional<int64_t>
-staticTripCount(linalg::LinalgOp op,
-                llvm::function_ref<bool(unsigned loop)> selected) {
+std::optional<int64_t>
+accy::staticTripCount(linalg::LinalgOp op,
+                      llvm::function_ref<bool(unsigned loop)> selected) {
   int64_t count = 1;
   for (auto [loop, size] : llvm::enumerate(op.getStaticLoopRanges())) {
     if (!selected(loop))
@@ -299,8 +297,8 @@ staticTripCount(linalg::LinalgOp op,
 
 /// Product of the static sizes of the reduction loops (or of the parallel
 /// ones), or nullopt when one is dynamic.
-static std::optional<int64_t> staticTripCount(linalg::LinalgOp op,
-                                              bool reductions) {
+static std::optional<int64_t>
+staticIteratorTripCount(linalg::LinalgOp op, bool reductions) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   return staticTripCount(op, [&](unsigned loop) {
     return linalg::isReductionIterator(iterators[loop]) == reductions;
@@ -454,13 +452,14 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
     switch (shape.schedule) {
     case Schedule::Elementwise:
     case Schedule::ThreadReduction: {
-      int64_t threads = blockSizeFor(*profile, staticTripCount(op, false));
+      int64_t threads =
+          blockSizeFor(*profile, staticIteratorTripCount(op, false));
       block = {threads, 1, 1};
       tile = {threads};
       break;
     }
     case Schedule::RowReduction: {
-      std::optional<int64_t> length = staticTripCount(op, true);
+      std::optional<int64_t> length = staticIteratorTripCount(op, true);
       int64_t threads = blockSizeFor(*profile, length);
       block = {threads, 1, 1};
       tile = {1};

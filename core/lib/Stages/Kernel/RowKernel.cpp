@@ -451,20 +451,6 @@ int64_t rowCacheRuns(ArrayRef<OpOperand *> operands, int64_t width) {
   return std::min(kRowCacheMaxRuns, kRowCacheWords / wordsPerRun);
 }
 
-/// The number of elements of a row of `op` (its `reductionDims`) when they
-/// are static.
-std::optional<int64_t> staticRowLength(linalg::LinalgOp op,
-                                       ArrayRef<unsigned> reductionDims) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t length = 1;
-  for (unsigned d : reductionDims) {
-    if (ShapedType::isDynamic(ranges[d]))
-      return std::nullopt;
-    length *= ranges[d];
-  }
-  return length;
-}
-
 /// Loads this thread's runs of `operands` of row reduction `op`, for a row
 /// of `total` elements that is a whole number of runs and fits the cache
 /// (`row.rowStart` set for it).
@@ -651,7 +637,9 @@ FailureOr<Operation *> buildRowLaunch(RewriterBase &rw, linalg::LinalgOp op,
   SmallVector<OpOperand *> cached = rowCacheOperands(op, plan.epilogues);
   int64_t width = std::max<int64_t>(row.runWidth(op), 1);
   int64_t runs = rowCacheRuns(cached, width);
-  std::optional<int64_t> length = staticRowLength(op, row.reductionDims);
+  std::optional<int64_t> length = staticTripCount(op, [&](unsigned loop) {
+    return llvm::is_contained(row.reductionDims, loop);
+  });
   if (length)
     runs = std::min<int64_t>(runs, llvm::divideCeil(*length, threads * width));
   bool alwaysFits = length && runs > 0 && *length % width == 0 &&

@@ -99,6 +99,12 @@ inline constexpr int64_t kContractionTilePad = 4;
 /// `accy-choir-plan-schedule` for the rules).
 DispatchShape classifyDispatch(mlir::linalg::LinalgOp op);
 
+/// Product of the static sizes of the loops of `op` that `selected` picks,
+/// or nullopt when one is dynamic.
+std::optional<int64_t>
+staticTripCount(mlir::linalg::LinalgOp op,
+                llvm::function_ref<bool(unsigned loop)> selected);
+
 /// The combiner name recorded in plans ("addf", "maximumf", ...): the op
 /// name without its dialect.
 std::string combinerName(mlir::Operation *combiner);
