@@ -92,7 +92,6 @@ struct RowReducer {
   Value reduce(linalg::LinalgOp op, Operation *combiner, Value partials,
                Value init, const InRegisters &known) {
     Ix ix{rw, loc};
-    Value tid = thread;
     Value start = rw.create<arith::ConstantOp>(
         loc, *arith::getNeutralElement(combiner));
     Value acc = walkRow(op, known, start,
@@ -112,8 +111,8 @@ struct RowReducer {
       acc = combine(rw, loc, combiner, acc, shuffle.getShuffleResult());
     }
     if (partials) {
-      Value lane = ix.rem(tid, ix.c(subgroup));
-      Value subgroupId = ix.div(tid, ix.c(subgroup));
+      Value lane = ix.rem(thread, ix.c(subgroup));
+      Value subgroupId = ix.div(thread, ix.c(subgroup));
       {
         auto leader = rw.create<scf::IfOp>(loc, ix.eq(lane, 0), false);
         OpBuilder::InsertionGuard ifGuard(rw);
@@ -169,10 +168,8 @@ struct RowReducer {
             });
   }
 
-  /// The offset of this row's start in a flattened operand: the row
-  /// (the block) times the row's length, rounded down to a whole number of
-  /// runs where runs are taken (the same value then, but one the backends
-  /// know to be a multiple of the run).
+  /// The offset of this row's start in a flattened operand (see
+  /// wholeRunsStart), set by walkRow, or before the cached pipeline.
   Value rowStart;
 
   /// Elements per run for `op` (see the struct's comment), or 0.
@@ -292,12 +289,11 @@ struct RowReducer {
     Ix ix{rw, loc};
     SmallVector<Value> sizes = loopSizes(rw, loc, op);
     Value total = ix.product(select(sizes, reductionDims));
-    Value tid = thread;
     // A range over `carried` itself, not over a temporary list.
     ValueRange carriedRange = carried ? ValueRange(carried) : ValueRange();
     RunViews views;
     auto loop = [&](int64_t width) {
-      auto each = rw.create<scf::ForOp>(loc, ix.mul(tid, width), total,
+      auto each = rw.create<scf::ForOp>(loc, ix.mul(thread, width), total,
                                         ix.c(threads * width), carriedRange);
       OpBuilder::InsertionGuard loopGuard(rw);
       // Without iter_args, scf.for's body comes with its yield.
