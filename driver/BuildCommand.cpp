@@ -41,6 +41,7 @@ CompileOptions accy::driver::compileOptionsFor(const Options &options) {
   co.stages.buildId = compilerBuildId();
   co.stages.collectPassTimings = options.timing && options.stats;
   co.stages.verifyEachPass = options.verifyEach;
+  co.stages.store = options.store;
   co.stopAfter = options.compileTo.value_or(StageId::Target);
   return co;
 }

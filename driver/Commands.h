@@ -5,6 +5,7 @@
 #include "Options.h"
 
 #include "accy/Pipeline/Compiler.h"
+#include "accy/Pipeline/KernelStore.h"
 
 namespace mlir {
 class MLIRContext;
@@ -26,6 +27,12 @@ int runBuild(mlir::MLIRContext &context, const Options &options);
 int runStageCommand(mlir::MLIRContext &context, const Options &options);
 int runCheck(mlir::MLIRContext &context, const Options &options);
 int runShow(mlir::MLIRContext &context, const Options &options);
+int runCache(const Options &options);
+
+/// The kernel store `options` and the environment name: none with
+/// --no-cache or $ACCY_CACHE_DISABLE (unless --cache-dir names one).
+llvm::Expected<std::optional<KernelStoreConfig>>
+storeConfigFor(const Options &options);
 
 } // namespace accy::driver
 

@@ -26,6 +26,9 @@ commands:
   check FILE.accy                 print diagnostics only
   show FILE                       print a stage file (or FILE.accy compiled
                                   to --compile-to) as MLIR text
+  cache stats|trim|clear          the kernel store: hits, misses, entries
+                                  and size per stage; trim it to its limit;
+                                  empty it
 
 options:
   -I DIR                          add an import search path
@@ -41,6 +44,11 @@ options:
   --no-snippet                    no source line under text diagnostics
   --verify-each                   verify the IR after every pass (slower;
                                   names the pass that broke it)
+  --cache-dir DIR                 the kernel store's directory (default:
+                                  $ACCY_CACHE_DIR, $XDG_CACHE_HOME/accy or
+                                  ~/.cache/accy; size $ACCY_CACHE_SIZE, 2G)
+  --no-cache                      neither read nor write the kernel store
+                                  (also $ACCY_CACHE_DISABLE=1)
   --list-passes                   list the stages and their passes
   --version                       print the version and build id
 
@@ -75,13 +83,14 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
           .Case("stage", Command::Stage)
           .Case("check", Command::Check)
           .Case("show", Command::Show)
+          .Case("cache", Command::Cache)
           .Cases("--version", "version", Command::Version)
           .Case("--list-passes", Command::ListPasses)
           .Cases("--help", "-h", "help", Command::Help)
           .Default(std::nullopt);
   if (!command)
     return usage("unknown command '" + first +
-                 "' (expected build, stage, check or show; see --help)");
+                 "' (expected build, stage, check, show or cache; see --help)");
   opts.command = *command;
   ++i;
 
@@ -94,6 +103,18 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
     opts.stage = *stage;
   }
 
+  if (opts.command == Command::Cache) {
+    llvm::StringRef action = i < args.size() ? args[i++] : "";
+    opts.cacheAction = llvm::StringSwitch<std::optional<CacheAction>>(action)
+                           .Case("stats", CacheAction::Stats)
+                           .Case("trim", CacheAction::Trim)
+                           .Case("clear", CacheAction::Clear)
+                           .Default(std::nullopt);
+    if (!opts.cacheAction)
+      return usage("cache: expected stats, trim or clear, got '" + action +
+                   "'");
+  }
+
   // Flags that take a value, as `--flag=value`, `--flag value` or, for the
   // short ones, `-Ivalue`.
   using Handler = std::function<llvm::Error(llvm::StringRef)>;
@@ -102,6 +123,7 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       {"-I", [&](llvm::StringRef v) { opts.includeDirs.push_back(v.str()); return llvm::Error::success(); }},
       {"--depfile", [&](llvm::StringRef v) { opts.depfile = v.str(); return llvm::Error::success(); }},
       {"--namespace", [&](llvm::StringRef v) { opts.cppNamespace = v.str(); return llvm::Error::success(); }},
+      {"--cache-dir", [&](llvm::StringRef v) { opts.cacheDir = v.str(); return llvm::Error::success(); }},
       {"--target",
        [&](llvm::StringRef v) -> llvm::Error {
          opts.targets.clear();
@@ -146,6 +168,7 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       {"--stats", &opts.stats},
       {"--fingerprints", &opts.fingerprints},
       {"--verify-each", &opts.verifyEach},
+      {"--no-cache", &opts.noCache},
   };
 
   for (; i < args.size(); ++i) {
@@ -195,6 +218,8 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
   if (oneInput && opts.inputs.size() != 1)
     return usage(llvm::Twine(first) + ": expected exactly one input file, got " +
                  llvm::Twine(opts.inputs.size()));
+  if (opts.command == Command::Cache && !opts.inputs.empty())
+    return usage("cache: takes no input files");
   if (opts.command == Command::Stage && opts.output.empty())
     return usage("stage: -o OUTPUT is required");
   return opts;

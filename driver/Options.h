@@ -10,9 +10,24 @@
 #include <string>
 #include <vector>
 
+namespace accy {
+class KernelStore;
+} // namespace accy
+
 namespace accy::driver {
 
-enum class Command { Build, Stage, Check, Show, Version, ListPasses, Help };
+enum class Command {
+  Build,
+  Stage,
+  Check,
+  Show,
+  Cache,
+  Version,
+  ListPasses,
+  Help
+};
+/// `accyc cache ACTION`.
+enum class CacheAction { Stats, Trim, Clear };
 enum class DiagnosticsFormat { Text, Json };
 
 struct Options {
@@ -31,6 +46,13 @@ struct Options {
   bool snippets = true;
   bool verifyEach = false;
   DiagnosticsFormat format = DiagnosticsFormat::Text;
+  /// The kernel store: `--cache-dir DIR` (over the environment's) or
+  /// `--no-cache` (none).
+  std::string cacheDir;
+  bool noCache = false;
+  std::optional<CacheAction> cacheAction;
+  /// The store main opened from the above, for every compile; null: none.
+  KernelStore *store = nullptr;
 };
 
 /// Parses argv; a usage error names the argument and what was expected.

@@ -45,6 +45,22 @@ int main(int argc, char **argv) {
     break;
   }
 
+  if (options->command == Command::Cache)
+    return runCache(*options);
+  // Every compile of this process reads and writes one kernel store.
+  std::unique_ptr<KernelStore> store;
+  if (options->command != Command::Show) {
+    auto config = storeConfigFor(*options);
+    if (!config) {
+      llvm::errs() << "accyc: " << llvm::toString(config.takeError()) << "\n";
+      return ExitUsage;
+    }
+    if (*config) {
+      store = std::make_unique<KernelStore>(std::move(**config));
+      options->store = store.get();
+    }
+  }
+
   // The stage pipelines are built from C++ (buildStagePipeline); accyc
   // needs no textual pass registry.
   if (options->command == Command::ListPasses) {
@@ -63,16 +79,26 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
   context.printStackTraceOnDiagnostic(false);
 
+  int exitCode = ExitUsage;
   switch (options->command) {
   case Command::Build:
-    return runBuild(context, *options);
+    exitCode = runBuild(context, *options);
+    break;
   case Command::Stage:
-    return runStageCommand(context, *options);
+    exitCode = runStageCommand(context, *options);
+    break;
   case Command::Check:
-    return runCheck(context, *options);
+    exitCode = runCheck(context, *options);
+    break;
   case Command::Show:
-    return runShow(context, *options);
+    exitCode = runShow(context, *options);
+    break;
   default:
-    return ExitUsage;
+    break;
   }
+  // A store that could not be written never fails the command.
+  if (store)
+    if (std::optional<std::string> warning = store->takeWarning())
+      llvm::errs() << "accyc: warning: " << *warning << "\n";
+  return exitCode;
 }

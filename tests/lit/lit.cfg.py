@@ -28,6 +28,9 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.accy_tools_dirs.split(os.pathsep), append_path=True)
 
 config.substitutions.append(("%accyc", config.accyc))
+# Tests compile what they say, never what another test left in a kernel
+# store; the store's own tests name a directory with --cache-dir.
+config.environment["ACCY_CACHE_DISABLE"] = "1"
 config.substitutions.append(("%accy-opt", config.accy_opt))
 if config.accy_static_llvm:
     config.available_features.add("static-llvm")

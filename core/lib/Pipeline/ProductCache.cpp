@@ -10,6 +10,10 @@ KernelProduct::KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> made)
     : module(std::move(made)),
       contentHash(accy::contentHash(productBytes(module.get()))) {}
 
+KernelProduct::KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> made,
+                             std::string contentHash)
+    : module(std::move(made)), contentHash(std::move(contentHash)) {}
+
 SharedKernel ProductCache::lookup(llvm::StringRef key) const {
   auto it = entries.find(key);
   return it == entries.end() ? nullptr : it->second.kernel;

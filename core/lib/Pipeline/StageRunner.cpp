@@ -6,6 +6,7 @@
 #include "StageInstrumentation.h"
 
 #include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/KernelStore.h"
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/ProductCache.h"
 #include "accy/Pipeline/SourceMap.h"
@@ -404,7 +405,8 @@ struct KernelInput {
 struct KernelJob {
   ModuleOp input;
   KernelStageRecord record;
-  SharedKernel reused;        // from the cache, when its key was there
+  SharedKernel reused;        // from the cache or the store, by key
+  std::optional<uint64_t> storedFingerprint; // when the store served it
   OwningOpRef<ModuleOp> made; // compiled by this run
   std::vector<FailureRecord> failures;
 };
@@ -422,6 +424,10 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
 
   // Keys first, and the products the cache already holds.
   std::string stageOptions = options.canonicalText(stage);
+  // An injected fault changes what a run makes without changing its keys.
+  KernelStore *store = isStoredStage(stage) && !injectedFault()
+                           ? options.store
+                           : nullptr;
   std::vector<KernelJob> jobs;
   std::vector<KernelJob *> toCompile;
   for (const KernelInput &input : inputs) {
@@ -434,6 +440,12 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
     job.record.key = computeProductKey(
         {stage, options.buildId, stageOptions, job.record.inputHash});
     job.reused = cache ? cache->lookup(job.record.key) : nullptr;
+    if (!job.reused && store)
+      if (auto loaded = store->load(stage, job.record.key, context)) {
+        job.reused = std::move(loaded->kernel);
+        job.storedFingerprint = loaded->fingerprint;
+        job.record.fromStore = true;
+      }
     job.record.status =
         job.reused ? StageStatus::Reused : StageStatus::Compiled;
   }
@@ -481,14 +493,19 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
                            job.failures.end());
     if (job.reused || job.made) {
       std::optional<uint64_t> known =
-          cache ? cache->fingerprint(job.record.key) : std::nullopt;
+          job.storedFingerprint ? job.storedFingerprint
+          : cache               ? cache->fingerprint(job.record.key)
+                                : std::nullopt;
       SharedKernel kernel =
           job.reused ? std::move(job.reused) : shareKernel(std::move(job.made));
       job.record.fingerprint =
           known ? *known
                 : fingerprintOf(fingerprintText(stage, kernel->module.get()));
-      if (cache && job.record.status == StageStatus::Compiled)
+      if (cache && (job.record.status == StageStatus::Compiled ||
+                    job.record.fromStore))
         cache->store(job.record.key, kernel, job.record.fingerprint);
+      if (store && job.record.status == StageStatus::Compiled)
+        store->save(stage, job.record.key, *kernel, job.record.fingerprint);
       stageKeyText += job.record.key;
       stageFingerprintText += job.record.kernel + ":" +
                               fingerprintHex(job.record.fingerprint) + ";";

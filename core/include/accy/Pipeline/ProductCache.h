@@ -21,6 +21,9 @@ namespace accy {
 /// threads.
 struct KernelProduct {
   explicit KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> module);
+  /// A product whose content hash is known (read back with its hash).
+  KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> module,
+                std::string contentHash);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::string contentHash;
 };

@@ -63,6 +63,8 @@ struct KernelStageRecord {
   std::string inputHash;
   uint64_t fingerprint = 0;
   StageStatus status = StageStatus::NotRun;
+  /// Reused from the kernel store on disk (not from this process).
+  bool fromStore = false;
 };
 
 struct StageRecord {

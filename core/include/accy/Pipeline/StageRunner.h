@@ -17,6 +17,7 @@ class OpPassManager;
 
 namespace accy {
 
+class KernelStore;
 class SourceMap;
 
 struct StageOptions {
@@ -29,6 +30,10 @@ struct StageOptions {
   /// names the pass that broke the IR. Products do not depend on it.
   bool verifyEachPass = false;
 
+  /// The store of kernel products on disk, asked after the in-process cache
+  /// at the stages it keeps (isStoredStage); none: compile what the cache
+  /// lacks. Not part of any key: an entry is served only for its own key.
+  KernelStore *store = nullptr;
   /// The canonical option text of `stage`: part of its keys.
   std::string canonicalText(StageId stage) const;
 };

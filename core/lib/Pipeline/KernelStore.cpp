@@ -1,0 +1,493 @@
+//===- KernelStore.cpp - Kernel products on disk, shared by processes -----===//
+//
+// Layout (docs/cache.md): DIR/v1/STAGE/KK/KEY, KK the key's first two hex
+// digits, as ccache fans its files out; DIR/v1/stats holds the counters of
+// every process, updated under DIR/v1/stats.lock. An entry is a header line
+// and the product's MLIR bytecode:
+//
+//   accy-kernel-store 1 STAGE KEY FINGERPRINT CONTENTHASH SIZE\n<bytes>
+//
+//===----------------------------------------------------------------------===//
+
+#include "accy/Pipeline/KernelStore.h"
+
+#include "accy/Pipeline/Hashing.h"
+#include "accy/ProductAttributes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+using namespace accy;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+/// Bumped whenever the entry format or what an entry means changes: older
+/// entries are then never read (they sit in another folder until trimmed).
+static constexpr llvm::StringLiteral kSchema = "v1";
+static constexpr llvm::StringLiteral kMagic = "accy-kernel-store";
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+bool accy::isStoredStage(StageId stage) {
+  return stage == StageId::Memory || stage == StageId::Kernel ||
+         stage == StageId::Target;
+}
+
+//===----------------------------------------------------------------------===//
+// Counters
+//===----------------------------------------------------------------------===//
+
+KernelStoreCounters::PerStage KernelStoreCounters::total() const {
+  PerStage sum;
+  for (const PerStage &s : stages) {
+    sum.hits += s.hits;
+    sum.misses += s.misses;
+    sum.writes += s.writes;
+    sum.corrupt += s.corrupt;
+  }
+  return sum;
+}
+
+KernelStoreCounters &
+KernelStoreCounters::operator+=(const KernelStoreCounters &other) {
+  for (auto [mine, theirs] : llvm::zip(stages, other.stages)) {
+    mine.hits += theirs.hits;
+    mine.misses += theirs.misses;
+    mine.writes += theirs.writes;
+    mine.corrupt += theirs.corrupt;
+  }
+  return *this;
+}
+
+/// One line per stage: `STAGE HITS MISSES WRITES CORRUPT`. Unknown or
+/// malformed lines are skipped: the counters are informational.
+static KernelStoreCounters parseCounters(llvm::StringRef text) {
+  KernelStoreCounters counters;
+  llvm::SmallVector<llvm::StringRef> lines, fields;
+  text.split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines) {
+    fields.clear();
+    line.split(fields, ' ', -1, false);
+    std::optional<StageId> stage =
+        fields.empty() ? std::nullopt : parseStageName(fields[0]);
+    uint64_t values[4];
+    if (!stage || fields.size() != 5 ||
+        llvm::any_of(llvm::seq<size_t>(0, 4), [&](size_t i) {
+          return fields[i + 1].getAsInteger(10, values[i]);
+        }))
+      continue;
+    auto &s = counters.stages[stageIndex(*stage)];
+    s = {values[0], values[1], values[2], values[3]};
+  }
+  return counters;
+}
+
+static std::string printCounters(const KernelStoreCounters &counters) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (StageId stage : kAllStages) {
+    const auto &s = counters.stages[stageIndex(stage)];
+    os << stageName(stage) << " " << s.hits << " " << s.misses << " "
+       << s.writes << " " << s.corrupt << "\n";
+  }
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Configuration
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<uint64_t> accy::parseStoreSize(llvm::StringRef text) {
+  llvm::StringRef digits = text.trim();
+  uint64_t scale = 1;
+  if (!digits.empty()) {
+    switch (llvm::toLower(digits.back())) {
+    case 'k':
+      scale = 1ull << 10;
+      break;
+    case 'm':
+      scale = 1ull << 20;
+      break;
+    case 'g':
+      scale = 1ull << 30;
+      break;
+    case 't':
+      scale = 1ull << 40;
+      break;
+    default:
+      break;
+    }
+    if (scale != 1)
+      digits = digits.drop_back();
+  }
+  uint64_t value;
+  if (digits.empty() || digits.getAsInteger(10, value) || value == 0)
+    return makeError("cache size '" + text +
+                     "' is not a positive size such as 2G, 500M or 65536");
+  return value * scale;
+}
+
+static std::optional<std::string> environment(const char *name) {
+  const char *value = std::getenv(name);
+  if (!value || !*value)
+    return std::nullopt;
+  return std::string(value);
+}
+
+llvm::Expected<std::optional<KernelStoreConfig>>
+KernelStoreConfig::fromEnvironment() {
+  if (environment("ACCY_CACHE_DISABLE"))
+    return std::nullopt;
+  KernelStoreConfig config;
+  if (auto dir = environment("ACCY_CACHE_DIR")) {
+    config.directory = *dir;
+  } else if (auto xdg = environment("XDG_CACHE_HOME")) {
+    llvm::SmallString<256> dir(*xdg);
+    path::append(dir, "accy");
+    config.directory = std::string(dir);
+  } else if (auto home = environment("HOME")) {
+    llvm::SmallString<256> dir(*home);
+    path::append(dir, ".cache", "accy");
+    config.directory = std::string(dir);
+  } else {
+    return std::nullopt;
+  }
+  if (auto size = environment("ACCY_CACHE_SIZE")) {
+    auto limit = parseStoreSize(*size);
+    if (!limit)
+      return makeError("ACCY_CACHE_SIZE: " + llvm::toString(limit.takeError()));
+    config.limitBytes = *limit;
+  }
+  return config;
+}
+
+//===----------------------------------------------------------------------===//
+// Entries
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A parsed entry header and the bytes after it.
+struct Entry {
+  StageId stage;
+  std::string key, contentHash;
+  uint64_t fingerprint = 0;
+  llvm::StringRef bytes;
+};
+} // namespace
+
+static std::string entryHeader(StageId stage, llvm::StringRef key,
+                               uint64_t fingerprint,
+                               llvm::StringRef contentHash, size_t size) {
+  return (kMagic + " 1 " + stageName(stage) + " " + key + " " +
+          fingerprintHex(fingerprint) + " " + contentHash + " " +
+          llvm::Twine(size) + "\n")
+      .str();
+}
+
+/// The entry in `data`, when its header is well formed and the bytes
+/// after it are exactly as long and hash as it says.
+static std::optional<Entry> parseEntry(llvm::StringRef data) {
+  auto [header, bytes] = data.split('\n');
+  if (header.size() == data.size())
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef> fields;
+  header.split(fields, ' ');
+  if (fields.size() != 7 || fields[0] != kMagic || fields[1] != "1")
+    return std::nullopt;
+  Entry entry;
+  std::optional<StageId> stage = parseStageName(fields[2]);
+  uint64_t size;
+  if (!stage || fields[4].getAsInteger(16, entry.fingerprint) ||
+      fields[6].getAsInteger(10, size) || size != bytes.size())
+    return std::nullopt;
+  entry.stage = *stage;
+  entry.key = fields[3].str();
+  entry.contentHash = fields[5].str();
+  entry.bytes = bytes;
+  if (accy::contentHash(bytes) != entry.contentHash)
+    return std::nullopt;
+  return entry;
+}
+
+KernelStore::KernelStore(KernelStoreConfig config)
+    : config_(std::move(config)) {}
+
+std::string KernelStore::entryPath(StageId stage, llvm::StringRef key) const {
+  llvm::SmallString<256> p(config_.directory);
+  path::append(p, kSchema, stageName(stage), key.take_front(2), key);
+  return std::string(p);
+}
+
+std::optional<KernelStore::Loaded>
+KernelStore::load(StageId stage, llvm::StringRef key,
+                  mlir::MLIRContext &context) {
+  std::string file = entryPath(stage, key);
+  auto count = [&](auto field) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++(counts.stages[stageIndex(stage)].*field);
+  };
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    count(&KernelStoreCounters::PerStage::misses);
+    return std::nullopt;
+  }
+  std::optional<Entry> entry = parseEntry((*buffer)->getBuffer());
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (entry && entry->stage == stage && entry->key == key) {
+    mlir::ParserConfig parserConfig(&context);
+    module = mlir::parseSourceString<mlir::ModuleOp>(entry->bytes,
+                                                      parserConfig);
+  }
+  // A product that does not name its own key is not this entry's either.
+  auto stored = module ? (*module)->getAttrOfType<mlir::StringAttr>(kKeyAttr)
+                       : nullptr;
+  if (!stored || stored.getValue() != key) {
+    count(&KernelStoreCounters::PerStage::corrupt);
+    count(&KernelStoreCounters::PerStage::misses);
+    fs::remove(file);
+    return std::nullopt;
+  }
+  count(&KernelStoreCounters::PerStage::hits);
+  // Least recently used first when trimming: a hit makes an entry new.
+  int fd;
+  if (!fs::openFileForWrite(file, fd, fs::CD_OpenExisting, fs::OF_Append)) {
+    (void)fs::setLastAccessAndModificationTime(
+        fd, std::chrono::system_clock::now());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
+  auto kernel = std::make_shared<const KernelProduct>(std::move(module),
+                                                      entry->contentHash);
+  return Loaded{std::move(kernel), entry->fingerprint};
+}
+
+void KernelStore::disableWrites(const llvm::Twine &why) {
+  writable = false;
+  warning = ("kernel store " + config_.directory +
+             " is not written to for the rest of this run: " + why)
+                .str();
+}
+
+void KernelStore::save(StageId stage, llvm::StringRef key,
+                       const KernelProduct &kernel, uint64_t fingerprint) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!writable)
+      return;
+  }
+  std::string bytes = productBytes(kernel.module.get());
+  std::string file = entryPath(stage, key);
+  auto fail = [&](const llvm::Twine &what, std::error_code ec) {
+    std::lock_guard<std::mutex> lock(mutex);
+    disableWrites(what + ": " + ec.message());
+  };
+  if (std::error_code ec = fs::create_directories(path::parent_path(file)))
+    return fail("cannot create " + path::parent_path(file), ec);
+  // A temporary file beside the entry, renamed over it: readers see the
+  // whole entry or none, and a writer killed half way leaves only a
+  // temporary file that nothing reads (trim removes it).
+  llvm::SmallString<256> temporary;
+  int fd;
+  if (std::error_code ec =
+          fs::createUniqueFile(file + ".tmp-%%%%%%%%", fd, temporary))
+    return fail("cannot create a file in " + path::parent_path(file), ec);
+  bool renamed = false;
+  auto cleanup = llvm::make_scope_exit([&] {
+    if (!renamed)
+      fs::remove(temporary);
+  });
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << entryHeader(stage, key, fingerprint, kernel.contentHash,
+                      bytes.size())
+       << bytes;
+    os.close();
+    if (os.has_error()) {
+      std::error_code ec = os.error();
+      os.clear_error();
+      return fail("cannot write " + temporary, ec);
+    }
+  }
+  if (std::error_code ec = fs::rename(temporary, file))
+    return fail("cannot rename " + temporary, ec);
+  renamed = true;
+  std::lock_guard<std::mutex> lock(mutex);
+  ++counts.stages[stageIndex(stage)].writes;
+  wrote = true;
+}
+
+std::optional<std::string> KernelStore::takeWarning() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return std::exchange(warning, std::nullopt);
+}
+
+KernelStoreCounters KernelStore::counters() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return counts;
+}
+
+//===----------------------------------------------------------------------===//
+// The directory as a whole
+//===----------------------------------------------------------------------===//
+
+static std::string schemaPath(const KernelStoreConfig &config,
+                              llvm::StringRef name = "") {
+  llvm::SmallString<256> p(config.directory);
+  path::append(p, kSchema);
+  if (!name.empty())
+    path::append(p, name);
+  return std::string(p);
+}
+
+/// Runs `update` on the directory's counters under its lock file (a
+/// process-wide advisory lock, so concurrent builds add, never overwrite).
+static void updateCounters(
+    const KernelStoreConfig &config,
+    llvm::function_ref<void(KernelStoreCounters &)> update) {
+  if (fs::create_directories(schemaPath(config)))
+    return;
+  int lockFd;
+  if (fs::openFileForWrite(schemaPath(config, "stats.lock"), lockFd,
+                           fs::CD_OpenAlways))
+    return;
+  auto closeLock = llvm::make_scope_exit(
+      [&] { llvm::sys::Process::SafelyCloseFileDescriptor(lockFd); });
+  if (fs::lockFile(lockFd))
+    return;
+  auto unlock = llvm::make_scope_exit([&] { (void)fs::unlockFile(lockFd); });
+  std::string statsFile = schemaPath(config, "stats");
+  KernelStoreCounters counters;
+  if (auto buffer = llvm::MemoryBuffer::getFile(statsFile))
+    counters = parseCounters((*buffer)->getBuffer());
+  update(counters);
+  std::string temporary = statsFile + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temporary, ec);
+    if (ec)
+      return;
+    os << printCounters(counters);
+  }
+  (void)fs::rename(temporary, statsFile);
+}
+
+namespace {
+struct FileInfo {
+  std::string path;
+  StageId stage;
+  uint64_t size;
+  llvm::sys::TimePoint<> used;
+  bool temporary;
+};
+} // namespace
+
+/// Every entry and temporary file of the store's current schema.
+static std::vector<FileInfo> listFiles(const KernelStoreConfig &config) {
+  std::vector<FileInfo> files;
+  for (StageId stage : kAllStages) {
+    if (!isStoredStage(stage))
+      continue;
+    llvm::SmallString<256> root(schemaPath(config, stageName(stage)));
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(root, ec), end; it != end && !ec;
+         it.increment(ec)) {
+      fs::file_status status;
+      if (fs::status(it->path(), status) ||
+          status.type() != fs::file_type::regular_file)
+        continue;
+      files.push_back({it->path(), stage, status.getSize(),
+                       status.getLastModificationTime(),
+                       llvm::StringRef(it->path()).contains(".tmp-")});
+    }
+  }
+  return files;
+}
+
+llvm::Expected<KernelStoreSummary>
+KernelStore::summarize(const KernelStoreConfig &config) {
+  KernelStoreSummary summary;
+  summary.limitBytes = config.limitBytes;
+  for (const FileInfo &file : listFiles(config)) {
+    if (file.temporary)
+      continue;
+    ++summary.entries[stageIndex(file.stage)];
+    summary.bytes[stageIndex(file.stage)] += file.size;
+  }
+  if (auto buffer = llvm::MemoryBuffer::getFile(schemaPath(config, "stats")))
+    summary.counters = parseCounters((*buffer)->getBuffer());
+  return summary;
+}
+
+llvm::Expected<uint64_t> KernelStore::trim(const KernelStoreConfig &config) {
+  std::vector<FileInfo> files = listFiles(config);
+  uint64_t removed = 0, total = 0;
+  auto remove = [&](const FileInfo &file) {
+    if (!fs::remove(file.path))
+      removed += file.size;
+  };
+  // A temporary file older than an hour was left by a writer that died.
+  auto stale = std::chrono::system_clock::now() - std::chrono::hours(1);
+  std::vector<FileInfo> entries;
+  for (FileInfo &file : files) {
+    if (file.temporary) {
+      if (file.used < stale)
+        remove(file);
+      continue;
+    }
+    total += file.size;
+    entries.push_back(std::move(file));
+  }
+  if (total <= config.limitBytes)
+    return removed;
+  // Down to 90% of the limit, so that a store at its limit is not trimmed
+  // again by every process that writes one entry.
+  uint64_t goal = config.limitBytes / 10 * 9;
+  llvm::sort(entries, [](const FileInfo &a, const FileInfo &b) {
+    return a.used < b.used;
+  });
+  for (const FileInfo &file : entries) {
+    if (total <= goal)
+      break;
+    remove(file);
+    total -= file.size;
+  }
+  return removed;
+}
+
+llvm::Error KernelStore::clear(const KernelStoreConfig &config) {
+  std::string root = schemaPath(config);
+  if (!fs::exists(root))
+    return llvm::Error::success();
+  for (const FileInfo &file : listFiles(config))
+    if (std::error_code ec = fs::remove(file.path))
+      return makeError("cannot remove " + file.path + ": " + ec.message());
+  updateCounters(config, [](KernelStoreCounters &c) { c = {}; });
+  return llvm::Error::success();
+}
+
+KernelStore::~KernelStore() {
+  KernelStoreCounters mine = counters();
+  KernelStoreCounters::PerStage total = mine.total();
+  if (total.hits + total.misses + total.writes + total.corrupt == 0)
+    return;
+  updateCounters(config_, [&](KernelStoreCounters &c) { c += mine; });
+  if (wrote)
+    (void)trim(config_);
+}
