@@ -19,6 +19,8 @@ cmake_policy(VERSION 3.25)
 
 set(ACCY_TARGETS "host;sm_90" CACHE STRING
   "Targets accy_add_kernels() compiles for when TARGETS is not given: host, sm_80, sm_90, gfx90a, gfx942")
+set(ACCY_CACHE_DIR "" CACHE PATH
+  "Kernel store directory for the memory, kernel and target steps (empty: accyc's own default, $ACCY_CACHE_DIR, $XDG_CACHE_HOME/accy or ~/.cache/accy)")
 # Internal cache entries, so that the functions see them from any directory
 # (with add_subdirectory(accy) this file is included in Accy's own).
 set(_ACCY_KNOWN_TARGETS host sm_80 sm_90 gfx90a gfx942 CACHE INTERNAL "")
@@ -128,6 +130,11 @@ function(_accy_write_stage_flags name out_dir)
   string(REPLACE ";" "," target_list "${ARG_TARGETS}")
   foreach(stage IN LISTS _ACCY_STAGES)
     set(flags ${ARG_OPTIONS})
+    # The stages whose kernels the store keeps (changing the directory
+    # reruns only them, and their files come out the same).
+    if(ACCY_CACHE_DIR AND stage MATCHES "^(memory|kernel|target)$")
+      list(APPEND flags --cache-dir "${ACCY_CACHE_DIR}")
+    endif()
     if(stage STREQUAL "semantic")
       list(APPEND flags ${include_flags})
     elseif(stage STREQUAL "dispatch")

@@ -160,7 +160,7 @@ llvm::Error BuildState::save(llvm::StringRef path,
                                      {"key", k.key},
                                      {"input_hash", k.inputHash},
                                      {"fingerprint", fingerprintHex(k.fingerprint)},
-                                     {"status", stageStatusName(k.status)}});
+                                     {"status", k.statusName()}});
     stages.push_back(json::Object{
         {"stage", stageName(stage)},
         {"status", stageStatusName(r.status)},

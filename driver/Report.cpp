@@ -197,8 +197,7 @@ static void printFingerprintTable(llvm::raw_ostream &os,
   for (StageId stage : kAllStages)
     for (const KernelStageRecord &k : records[stageIndex(stage)].kernels)
       os << llvm::formatv("{0,-20} {1,-9} {2,-9} {3,-16}  {4}\n", k.kernel,
-                          stageName(stage),
-                          k.fromStore ? "stored" : stageStatusName(k.status),
+                          stageName(stage), k.statusName(),
                           fingerprintHex(k.fingerprint), k.key);
 }
 

@@ -87,6 +87,10 @@ class Project:
         shutil.copytree(args.project, self.src)
         self.generator = generator
         self.prefix = prefix or args.prefix
+        # The project's own kernel store: a scenario compiles what it says,
+        # never what another left (builds read the environment).
+        self.store = os.path.join(self.root, "store")
+        os.environ["ACCY_CACHE_DIR"] = self.store
         self.fake_cuda = args.fake_cuda
         self.configure(targets)
 
@@ -454,6 +458,68 @@ def concurrent_builds(args):
     project.build()
     project.check_results(expected_output(sign=-1.0))
     check_no_work(project)
+
+
+SIXTEEN = "".join(
+    "kernel k%02d(x: f32[N, D]) -> f32[N, D] {\n  return exp(x - max(x, axis=1, "
+    "keepdims=true)) * %d.0;\n}\n\n" % (i, i + 1) for i in range(16))
+
+
+def store_counts(project, accyc):
+    """Per stored stage: (hits, misses, writes) of the project's store."""
+    counts = {}
+    for line in run([accyc, "cache", "stats", "--cache-dir",
+                     project.store]).splitlines():
+        fields = line.split()
+        if len(fields) > 4 and fields[0] in ("memory", "kernel", "target") and fields[1].isdigit():
+            counts[fields[0]] = tuple(int(f) for f in fields[1:4])
+    return counts
+
+
+def add_sixteen_kernels(project, text):
+    with open(os.path.join(project.src, "kernels", "sixteen.accy"), "w") as f:
+        f.write(text)
+    with open(os.path.join(project.src, "CMakeLists.txt"), "a") as f:
+        f.write("accy_add_kernels(sixteen_kernels SOURCES kernels/sixteen.accy)\n")
+    project.configure("host;sm_90")
+
+
+def one_kernel_edit_compiles_one_kernel(args):
+    """An edit inside one kernel of a file of 16 reruns that file's seven
+    steps, and each step after dispatch compiles that one kernel: the other
+    15 come from the kernel store. The files are those of a cold build of
+    the edited file."""
+    accyc = os.path.join(args.prefix, "bin", "accyc")
+    project = Project(args, "one-kernel")
+    add_sixteen_kernels(project, SIXTEEN)
+    project.build(targets=["sixteen_kernels"])
+    cold = store_counts(project, accyc)
+    check(all(cold[s][2] == 16 for s in cold),
+          "a cold build compiles (and stores) all 16 kernels: %s" % cold)
+    project.edit("kernels/sixteen.accy", "* 8.0;", "* 80.0;")
+    build = project.build(targets=["sixteen_kernels"])
+    check(build.stages_of("sixteen") == set(stage_table.STAGES),
+          "the edit reruns the file's seven steps: %s" % build)
+    edited = store_counts(project, accyc)
+    for stage in ("memory", "kernel", "target"):
+        hits, _, writes = (a - b for a, b in zip(edited[stage], cold[stage]))
+        check(writes == 1 and hits == 15,
+              "the %s step compiles one kernel and takes 15 from the store: "
+              "%d compiled, %d from the store" % (stage, writes, hits))
+
+    reference = Project(args, "one-kernel-cold")
+    add_sixteen_kernels(reference, SIXTEEN.replace("* 8.0;", "* 80.0;"))
+    reference.build(targets=["sixteen_kernels"])
+    out = "sixteen_kernels.accy"
+    files = lambda p: {n: open(os.path.join(p.path(out), n), "rb").read()
+                       for n in sorted(os.listdir(p.path(out)))
+                       if os.path.isfile(os.path.join(p.path(out), n)) and
+                       not n.endswith((".d", ".srcmap.json"))}  # these name the source's path
+    mine, theirs = files(project), files(reference)
+    check(mine.keys() == theirs.keys() and
+          all(mine[n] == theirs[n] for n in mine),
+          "the files after the edit are those of a cold build of the edited "
+          "file; different: %s" % sorted(n for n in mine if mine.get(n) != theirs.get(n)))
 
 
 def limited_prefix(args, name, limit):

@@ -49,3 +49,7 @@ llvm::StringRef accy::stageStatusName(StageStatus status) {
   }
   return "not run";
 }
+
+llvm::StringRef KernelStageRecord::statusName() const {
+  return fromStore ? "stored" : stageStatusName(status);
+}

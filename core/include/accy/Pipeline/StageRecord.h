@@ -65,6 +65,8 @@ struct KernelStageRecord {
   StageStatus status = StageStatus::NotRun;
   /// Reused from the kernel store on disk (not from this process).
   bool fromStore = false;
+  /// "stored" for a kernel from the store, else the status's name.
+  llvm::StringRef statusName() const;
 };
 
 struct StageRecord {
