@@ -17,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -105,6 +106,31 @@ std::vector<ModuleOp> accy::target::getKernelModules(ModuleOp product) {
   return kernels;
 }
 
+/// One target's file from its kernels' code. A single kernel's code is the
+/// file's. Several kernels' PTX merges as text and their host objects link
+/// as relocatable objects, which saves generating code a second time;
+/// AMDGPU code objects (and PTX whose kernels clash) are made again from
+/// the linked bitcode.
+static llvm::Expected<std::string>
+linkFileArtifact(const TargetProfile &profile,
+                 llvm::ArrayRef<StringRef> bitcodes,
+                 llvm::ArrayRef<StringRef> compiled, llvm::StringRef stem) {
+  if (compiled.size() == 1)
+    return compiled[0].str();
+  if (profile.kind == TargetKind::NVPTX)
+    if (std::optional<std::string> merged = mergePTX(compiled))
+      return std::move(*merged);
+  if (profile.kind == TargetKind::Host)
+    return linkHostObjects(compiled);
+  llvm::LLVMContext context;
+  std::string name = (stem + "." + profile.name).str();
+  auto module = linkBitcode(context, bitcodes, name);
+  if (!module)
+    return module.takeError();
+  (*module)->setSourceFileName(name);
+  return emitArtifact(**module, profile);
+}
+
 llvm::Expected<std::vector<Artifact>>
 accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
                                 llvm::StringRef stem) {
@@ -139,42 +165,23 @@ accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
       slot.artifacts.push_back(c.bytes);
     }
   }
+  // The targets' files are independent: one task each, so that a build for
+  // gfx90a and gfx942 generates both code objects at once.
+  std::vector<std::string> bytes(inputs.size()), errors(inputs.size());
+  llvm::parallelFor(0, inputs.size(), [&](size_t i) {
+    llvm::Expected<std::string> file = linkFileArtifact(
+        *inputs[i].profile, inputs[i].bitcodes, inputs[i].artifacts, stem);
+    if (file)
+      bytes[i] = std::move(*file);
+    else
+      errors[i] = llvm::toString(file.takeError());
+  });
   std::vector<Artifact> artifacts;
-  for (auto &[profile, bitcodes, compiled] : inputs) {
-    // A single kernel's code is the file's. Several kernels' PTX merges as
-    // text and their host objects link as relocatable objects, which saves
-    // generating code a second time; AMDGPU code objects (and PTX whose
-    // kernels clash) are made again from the linked bitcode.
-    if (compiled.size() == 1) {
-      artifacts.push_back(
-          {profile->name.str(), profile->artifactKind(), compiled[0].str()});
-      continue;
-    }
-    if (profile->kind == TargetKind::NVPTX)
-      if (std::optional<std::string> merged = mergePTX(compiled)) {
-        artifacts.push_back(
-            {profile->name.str(), profile->artifactKind(), std::move(*merged)});
-        continue;
-      }
-    if (profile->kind == TargetKind::Host) {
-      auto linked = linkHostObjects(compiled);
-      if (!linked)
-        return linked.takeError();
-      artifacts.push_back(
-          {profile->name.str(), profile->artifactKind(), std::move(*linked)});
-      continue;
-    }
-    llvm::LLVMContext context;
-    std::string name = (stem + "." + profile->name).str();
-    auto module = linkBitcode(context, bitcodes, name);
-    if (!module)
-      return module.takeError();
-    (*module)->setSourceFileName(name);
-    auto bytes = emitArtifact(**module, *profile);
-    if (!bytes)
-      return bytes.takeError();
-    artifacts.push_back(
-        {profile->name.str(), profile->artifactKind(), std::move(*bytes)});
+  for (auto [input, file, error] : llvm::zip(inputs, bytes, errors)) {
+    if (!error.empty())
+      return makeError(error);
+    artifacts.push_back({input.profile->name.str(),
+                         input.profile->artifactKind(), std::move(file)});
   }
   return artifacts;
 }
