@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""`cmake --install` of the whole toolchain into an empty prefix: exactly
+the files of expected-files.txt, the tools run from there, and the CMake
+package names no path of the build or source tree (it is relocatable)."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+import file_list
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", required=True, help="Accy's build tree")
+    parser.add_argument("--source", required=True, help="Accy's source tree")
+    parser.add_argument("--prefix", required=True, help="made afresh")
+    file_list.add_arguments(parser)
+    args = parser.parse_args()
+
+    shutil.rmtree(args.prefix, ignore_errors=True)
+    result = subprocess.run(["cmake", "--install", args.build, "--prefix",
+                             args.prefix], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        print("FAILED: cmake --install:\n" + result.stdout)
+        return 1
+    failures = []
+    diff = file_list.difference(file_list.expected_files(args),
+                                file_list.tree_files(args.prefix))
+    if diff:
+        failures.append("the installed files differ from "
+                        "expected-files.txt:\n" + diff)
+    for tool in ("accyc", "accy-lsp"):
+        path = os.path.join(args.prefix, args.bindir, tool)
+        run = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        if run.returncode != 0 or not run.stdout.startswith(tool + " "):
+            failures.append("%s --version: %s" % (path, run.stdout))
+    package = os.path.join(args.prefix, args.libdir, "cmake", "Accy")
+    for name in sorted(os.listdir(package)):
+        with open(os.path.join(package, name)) as f:
+            text = f.read()
+        for tree in (args.build, args.source):
+            if os.path.realpath(tree) in text or tree in text:
+                failures.append("%s names %s" % (name, tree))
+    for failure in failures:
+        print("FAILED:", failure)
+    if not failures:
+        shutil.rmtree(args.prefix)
+        print("passed: %d files installed" % len(file_list.expected_files(args)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
