@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 
-import file_list
+import installed
 
 
 def main():
@@ -16,7 +16,7 @@ def main():
     parser.add_argument("--build", required=True, help="Accy's build tree")
     parser.add_argument("--source", required=True, help="Accy's source tree")
     parser.add_argument("--prefix", required=True, help="made afresh")
-    file_list.add_arguments(parser)
+    installed.add_arguments(parser)
     args = parser.parse_args()
 
     shutil.rmtree(args.prefix, ignore_errors=True)
@@ -27,17 +27,13 @@ def main():
         print("FAILED: cmake --install:\n" + result.stdout)
         return 1
     failures = []
-    diff = file_list.difference(file_list.expected_files(args),
-                                file_list.tree_files(args.prefix))
+    diff = installed.difference(installed.expected_files(args),
+                                installed.tree_files(args.prefix))
     if diff:
         failures.append("the installed files differ from "
                         "expected-files.txt:\n" + diff)
-    for tool in ("accyc", "accy-lsp"):
-        path = os.path.join(args.prefix, args.bindir, tool)
-        run = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
-        if run.returncode != 0 or not run.stdout.startswith(tool + " "):
-            failures.append("%s --version: %s" % (path, run.stdout))
+    failures += installed.tool_failures(os.path.join(args.prefix, args.bindir),
+                                     args.tools)
     package = os.path.join(args.prefix, args.libdir, "cmake", "Accy")
     for name in sorted(os.listdir(package)):
         with open(os.path.join(package, name)) as f:
@@ -49,7 +45,7 @@ def main():
         print("FAILED:", failure)
     if not failures:
         shutil.rmtree(args.prefix)
-        print("passed: %d files installed" % len(file_list.expected_files(args)))
+        print("passed: %d files installed" % len(installed.expected_files(args)))
     return 1 if failures else 0
 
 

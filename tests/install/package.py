@@ -2,8 +2,9 @@
 """`cpack` makes the Debian package and the tarball: the package is named
 and versioned from the project, depends on the Debian libraries its tools
 load, and both hold exactly the files of expected-files.txt. The package is
-then unpacked with `dpkg -x` into WORK/root (no change to the system), where
-the next test builds a user project against it."""
+then unpacked with `dpkg -x` into WORK/root (no change to the system), its
+tools run from there, and the next test builds a user project against
+it."""
 import argparse
 import glob
 import os
@@ -13,7 +14,7 @@ import sys
 import tarfile
 import time
 
-import file_list
+import installed
 
 
 class Failure(Exception):
@@ -52,7 +53,7 @@ def check_fields(deb, version):
 
 
 def check_list(what, expected, actual):
-    diff = file_list.difference(expected, actual)
+    diff = installed.difference(expected, actual)
     if diff:
         raise Failure("%s differs from expected-files.txt:\n%s" % (what, diff))
 
@@ -62,7 +63,7 @@ def main():
     parser.add_argument("--build", required=True, help="Accy's build tree")
     parser.add_argument("--work", required=True, help="made afresh")
     parser.add_argument("--version", required=True)
-    file_list.add_arguments(parser)
+    installed.add_arguments(parser)
     args = parser.parse_args()
     try:
         shutil.rmtree(args.work, ignore_errors=True)
@@ -73,14 +74,19 @@ def main():
         deb = only(os.path.join(out, "accy_%s_*.deb" % args.version))
         tgz = only(os.path.join(out, "accy-%s-*.tar.gz" % args.version))
         fields = check_fields(deb, args.version)
-        expected = file_list.expected_files(args)
+        expected = installed.expected_files(args)
 
         root = os.path.join(args.work, "root")
         run(["dpkg", "-x", deb, root])
         check_list("the Debian package (under /usr)", expected,
-                   file_list.tree_files(os.path.join(root, "usr")))
+                   installed.tree_files(os.path.join(root, "usr")))
         check_list("the Debian package", ["usr/" + p for p in expected],
-                   file_list.tree_files(root))
+                   installed.tree_files(root))
+        # Stripped, they still run.
+        failures = installed.tool_failures(
+            os.path.join(root, "usr", args.bindir), args.tools)
+        if failures:
+            raise Failure("\n".join(failures))
         with tarfile.open(tgz) as archive:
             names = [m.name.split("/", 1)[1] for m in archive.getmembers()
                      if not m.isdir()]

@@ -1,16 +1,18 @@
-"""The file list an install must have (expected-files.txt) and the one it
-has, for install_tree.py and package.py."""
+"""What an install must hold (expected-files.txt) and do (its tools run),
+for install_tree.py and package.py."""
 import os
+import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def add_arguments(parser):
     """The install directories (CMAKE_INSTALL_*) and build type that fill in
-    expected-files.txt."""
+    expected-files.txt, and the user tools (ACCY_USER_TOOLS)."""
     for name in ("bindir", "docdir", "includedir", "libdir", "mandir",
                  "config"):
         parser.add_argument("--" + name, required=True)
+    parser.add_argument("--tools", nargs="+", required=True)
 
 
 def expected_files(args):
@@ -39,3 +41,16 @@ def difference(expected, actual):
     lines = ["missing: " + path for path in missing]
     lines += ["not expected: " + path for path in extra]
     return "\n".join(lines)
+
+
+def tool_failures(bindir, tools):
+    """What is wrong with running `TOOL --version` for each of `tools` in
+    `bindir`: each must start and name itself."""
+    failures = []
+    for tool in tools:
+        path = os.path.join(bindir, tool)
+        run = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        if run.returncode != 0 or not run.stdout.startswith(tool + " "):
+            failures.append("%s --version: %s" % (path, run.stdout))
+    return failures
