@@ -8,15 +8,27 @@ include(GNUInstallDirs)
 # docs/man/TOOL.1, which tests/install checks against the tool's --help.
 set(ACCY_USER_TOOLS accyc accy-lsp)
 
+# Installed compressed, as Debian's policy asks (gzip -n: no name or time
+# in the header, so the bytes depend on the page only).
+set(accy_man_pages)
 foreach(tool IN LISTS ACCY_USER_TOOLS)
   set(page "${PROJECT_SOURCE_DIR}/docs/man/${tool}.1")
   if(NOT EXISTS "${page}")
     message(FATAL_ERROR "${tool} is a user tool (ACCY_USER_TOOLS) without a "
       "man page: write docs/man/${tool}.1")
   endif()
-  install(FILES "${page}" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1"
-    COMPONENT docs)
+  set(compressed "${PROJECT_BINARY_DIR}/man/${tool}.1")
+  add_custom_command(OUTPUT "${compressed}.gz"
+    COMMAND "${CMAKE_COMMAND}" -E copy "${page}" "${compressed}"
+    COMMAND gzip -9nf "${compressed}"
+    DEPENDS "${page}"
+    COMMENT "Compressing the man page of ${tool}"
+    VERBATIM)
+  list(APPEND accy_man_pages "${compressed}.gz")
 endforeach()
+add_custom_target(accy-man-pages ALL DEPENDS ${accy_man_pages})
+install(FILES ${accy_man_pages} DESTINATION "${CMAKE_INSTALL_MANDIR}/man1"
+  COMPONENT docs)
 
 # accyc is installed with the CMake package, which exports it.
 install(TARGETS accy-lsp

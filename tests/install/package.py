@@ -69,7 +69,10 @@ def main():
         shutil.rmtree(args.work, ignore_errors=True)
         out = os.path.join(args.work, "out")
         start = time.monotonic()
-        run(["cpack", "-G", "DEB;TGZ", "-B", out], cwd=args.build)
+        # gzip instead of the package's xz: seconds instead of a minute,
+        # the same files.
+        run(["cpack", "-G", "DEB;TGZ", "-B", out,
+             "-D", "CPACK_DEBIAN_COMPRESSION_TYPE=gzip"], cwd=args.build)
         seconds = time.monotonic() - start
         deb = only(os.path.join(out, "accy_%s_*.deb" % args.version))
         tgz = only(os.path.join(out, "accy-%s-*.tar.gz" % args.version))
