@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# Installs every Debian package Accy needs to build and test, when missing.
+# scripts/setup-debian.sh [--dev]
+#
+# Installs every Debian package Accy needs to build and test, when missing;
+# with --dev also what the development commands of the README need beyond
+# that: clang-19 and its sanitizer and libFuzzer runtimes, for the
+# `sanitize` and `tsan` presets and bench/fuzz/run.
 # Needs root (or sudo) and Debian's package registry; nothing else from outside.
 set -euo pipefail
+
+dev=0
+case "${1:-}" in
+  "") ;;
+  --dev) dev=1 ;;
+  *) echo "usage: scripts/setup-debian.sh [--dev]" >&2; exit 2 ;;
+esac
 
 packages=(
   cmake ninja-build g++ git python3 ccache
@@ -10,7 +22,14 @@ packages=(
   # which links the statically linked tools in a second (cmake/AccyLLVM.cmake).
   zlib1g-dev libzstd-dev lld
   nlohmann-json3-dev libasio-dev catch2
+  # cpack's Debian package names its dependencies with dpkg-shlibdeps; the
+  # man page test renders the pages with groff (tests/install).
+  dpkg-dev groff-base
 )
+if [ "$dev" -eq 1 ]; then
+  # llvm-19 has llvm-symbolizer, which the sanitizers' reports use.
+  packages+=(clang-19 libclang-rt-19-dev llvm-19)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

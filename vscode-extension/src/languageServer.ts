@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -11,7 +12,7 @@ import {
 import { compileMiddleware } from './compileMiddleware';
 import { RestartPolicy } from './restartPolicy';
 import { serverArguments } from './serverArguments';
-import { discoverServer } from './serverDiscovery';
+import { defaultInstallPrefixes, discoverServer } from './serverDiscovery';
 import { ServerNotFoundNotice } from './serverNotFound';
 import { readSettings, SETTINGS_SECTION } from './settings';
 import type { ServerStatusItem } from './statusBar';
@@ -41,6 +42,7 @@ export class LanguageServer implements vscode.Disposable {
     const discovery = discoverServer({
       configuredPath: settings.serverPath,
       pathVariable: process.env.PATH,
+      installPrefixes: defaultInstallPrefixes(process.env, os.homedir()),
       workspaceFolders: folders,
     });
     if (!discovery.found) {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { resolveSettingPath } from './pathVariables';
 
 /** Where the server was found, for the status bar and the log. */
-export type ServerSource = 'setting' | 'PATH' | 'build directory';
+export type ServerSource = 'setting' | 'PATH' | 'install prefix' | 'build directory';
 
 export type Discovery =
   | { found: true; path: string; source: ServerSource }
@@ -14,6 +14,8 @@ export interface DiscoveryInput {
   configuredPath: string;
   /** The PATH environment variable. */
   pathVariable: string | undefined;
+  /** Where `cmake --install` or a package may have put Accy, in order; `bin/` of each is searched. */
+  installPrefixes: string[];
   /** Absolute paths of the open workspace folders, first one first. */
   workspaceFolders: string[];
   platform?: NodeJS.Platform;
@@ -36,14 +38,34 @@ function executableTime(file: string, platform: NodeJS.Platform): number | undef
   }
 }
 
-function searchPath(pathVariable: string | undefined, name: string, platform: NodeJS.Platform) {
-  const delimiter = platform === 'win32' ? ';' : ':';
-  for (const dir of (pathVariable ?? '').split(delimiter)) {
-    if (dir === '') continue;
+function pathList(variable: string | undefined, platform: NodeJS.Platform): string[] {
+  return (variable ?? '').split(platform === 'win32' ? ';' : ':').filter((dir) => dir !== '');
+}
+
+function searchDirectories(dirs: string[], name: string, platform: NodeJS.Platform) {
+  for (const dir of dirs) {
     const candidate = path.join(dir, name);
     if (executableTime(candidate, platform) !== undefined) return candidate;
   }
   return undefined;
+}
+
+/**
+ * The prefixes an installed Accy is usually under: those CMake is pointed at
+ * (CMAKE_PREFIX_PATH, where a user's find_package(Accy) looks), then
+ * `cmake --install`'s default, the Debian package's and the user's own
+ * (`~/.local`).
+ */
+export function defaultInstallPrefixes(
+  env: NodeJS.ProcessEnv,
+  home: string,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
+  const usual =
+    platform === 'win32'
+      ? [path.join(env.ProgramFiles ?? 'C:\\Program Files', 'Accy')]
+      : ['/usr/local', '/usr', path.join(home, '.local')];
+  return [...pathList(env.CMAKE_PREFIX_PATH, platform), ...usual];
 }
 
 function subdirectories(dir: string): string[] {
@@ -97,7 +119,8 @@ function searchBuildTrees(folders: string[], name: string, platform: NodeJS.Plat
 /**
  * Finds accy-lsp: the setting `accy.server.path` when given (and then only
  * there: a wrong setting is reported, not silently replaced), else PATH,
- * else the nearest CMake build tree above a workspace folder.
+ * else `bin/` of an install prefix, else the nearest CMake build tree above
+ * a workspace folder.
  */
 export function discoverServer(input: DiscoveryInput): Discovery {
   const platform = input.platform ?? process.platform;
@@ -111,14 +134,21 @@ export function discoverServer(input: DiscoveryInput): Discovery {
       reason: `The setting accy.server.path is "${input.configuredPath}", which is not an executable file.`,
     };
   }
-  const onPath = searchPath(input.pathVariable, name, platform);
+  const pathDirs = pathList(input.pathVariable, platform);
+  const onPath = searchDirectories(pathDirs, name, platform);
   if (onPath !== undefined) return { found: true, path: onPath, source: 'PATH' };
+  const installDirs = input.installPrefixes.map((prefix) => path.join(prefix, 'bin'));
+  const installed = searchDirectories(installDirs, name, platform);
+  if (installed !== undefined) return { found: true, path: installed, source: 'install prefix' };
   const built = searchBuildTrees(input.workspaceFolders, name, platform);
   if (built !== undefined) return { found: true, path: built, source: 'build directory' };
+  const list = (dirs: string[]) => (dirs.length > 0 ? dirs.join(', ') : 'none');
   return {
     found: false,
     reason:
-      `${name} was found neither on PATH nor in a CMake build directory ` +
-      '(build*/lsp or a tree with CMakeCache.txt) above the workspace folders.',
+      `Looked for ${name} on PATH (${list(pathDirs)}), in the install prefixes' bin/ ` +
+      `(${list(installDirs)}) and in a CMake build directory (build*/lsp, or lsp/ of a tree ` +
+      `with CMakeCache.txt) at or above the workspace folders (${list(input.workspaceFolders)}). ` +
+      'Install Accy (cmake --install, or its Debian package) or set accy.server.path.',
   };
 }

@@ -28,6 +28,9 @@ inline constexpr llvm::StringLiteral kKernelAttr = "accy.kernel";
 inline constexpr llvm::StringLiteral kEntryAttr = "accy.entry";
 /// On an output argument of the entry: the result index it holds.
 inline constexpr llvm::StringLiteral kResultAttr = "accy.result";
+/// On an input argument of the entry: the parameter's name in the source,
+/// which the generated launch function and the runtime's messages use.
+inline constexpr llvm::StringLiteral kParamNameAttr = "accy.name";
 /// On a dispatch root or a fill that initialises one:
 /// `{id = N : i64, kind = "..."}` on a dispatch root; `{id = N, role =
 /// "init"}` on a fill folded into root N (it initialises the root's output),

@@ -421,8 +421,10 @@ EmittedKernel ChoirEmitter::emit() {
   func = builder.create<func::FuncOp>(
       kernelLoc, kernel.name, builder.getFunctionType(argTypes, resultTypes));
   func->setAttr(choir::kKernelAttrName, builder.getUnitAttr());
-  for (auto [i, param] : llvm::enumerate(kernel.params))
+  for (auto [i, param] : llvm::enumerate(kernel.params)) {
     func.setArgAttr(i, choir::kDimsAttrName, dimsAttr(param->type.shape));
+    func.setArgAttr(i, kParamNameAttr, builder.getStringAttr(param->name));
+  }
   for (auto [i, result] : llvm::enumerate(kernel.results))
     func.setResultAttr(i, choir::kDimsAttrName, dimsAttr(result.shape));
 

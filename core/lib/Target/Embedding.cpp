@@ -10,6 +10,8 @@
 
 #include "accy/Target/Embedding.h"
 
+#include "CxxNames.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -30,14 +32,16 @@ struct CxxElement {
   llvm::StringRef enumerator;
 };
 
+/// Qualified, so that a parameter named `int32_t` earlier in a signature
+/// does not hide the type from the parameters after it.
 CxxElement cxxElement(llvm::StringRef element) {
   return llvm::StringSwitch<CxxElement>(element)
-      .Case("f16", {"uint16_t", "F16"})
-      .Case("bf16", {"uint16_t", "BF16"})
+      .Case("f16", {"std::uint16_t", "F16"})
+      .Case("bf16", {"std::uint16_t", "BF16"})
       .Case("f64", {"double", "F64"})
-      .Case("i32", {"int32_t", "I32"})
-      .Case("i64", {"int64_t", "I64"})
-      .Case("bool", {"uint8_t", "Bool"})
+      .Case("i32", {"std::int32_t", "I32"})
+      .Case("i64", {"std::int64_t", "I64"})
+      .Case("bool", {"std::uint8_t", "Bool"})
       .Default({"float", "F32"});
 }
 
@@ -46,20 +50,28 @@ bool isIdentifier(llvm::StringRef name) {
          llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-/// `kernel K(in0: f32[N, D]) -> (out0: f32[N, D])`.
+/// The kernel's signature as the source writes it:
+/// `kernel K(x: f32[N, D], s: f32) -> (f32[N, D], f32)`.
 std::string signatureText(const KernelInterface &kernel) {
-  auto param = [](const ParameterInterface &p) {
-    std::string text = p.name + ": " + p.element + "[";
+  auto type = [](const ParameterInterface &p) {
+    if (p.sizes.empty())
+      return p.element;
+    std::string text = p.element + "[";
     for (size_t d = 0; d < p.sizes.size(); ++d)
       text += (d ? ", " : "") +
               (p.sizes[d] >= 0 ? std::to_string(p.sizes[d]) : p.dimNames[d]);
     return text + "]";
   };
-  std::string ins, outs;
-  for (const ParameterInterface &p : kernel.parameters)
-    (p.output ? outs : ins) +=
-        std::string((p.output ? outs : ins).empty() ? "" : ", ") + param(p);
-  return "kernel " + kernel.name + "(" + ins + ") -> (" + outs + ")";
+  std::vector<std::string> ins, outs;
+  for (const ParameterInterface &p : kernel.parameters) {
+    if (p.output)
+      outs.push_back(type(p));
+    else
+      ins.push_back(p.name + ": " + type(p));
+  }
+  std::string results = llvm::join(outs, ", ");
+  return "kernel " + kernel.name + "(" + llvm::join(ins, ", ") + ") -> " +
+         (outs.size() == 1 ? results : "(" + results + ")");
 }
 
 std::string viewType(const ParameterInterface &p) {
@@ -68,10 +80,18 @@ std::string viewType(const ParameterInterface &p) {
          std::to_string(p.sizes.size()) + ">";
 }
 
-std::string launchSignature(const KernelInterface &kernel, bool declaration) {
-  std::string text = "accy::Status " + kernel.name + "(";
-  for (const ParameterInterface &p : kernel.parameters)
-    text += viewType(p) + " " + p.name + ", ";
+/// A kernel's names in the generated C++: its launch function's and its
+/// parameters' (CxxNames.h).
+struct CxxKernelNames {
+  std::string function;
+  std::vector<std::string> parameters;
+};
+
+std::string launchSignature(const KernelInterface &kernel,
+                            const CxxKernelNames &names, bool declaration) {
+  std::string text = "accy::Status " + names.function + "(";
+  for (auto [p, name] : llvm::zip_equal(kernel.parameters, names.parameters))
+    text += viewType(p) + " " + name + ", ";
   return text + "accy::Stream stream" + (declaration ? " = {})" : ")");
 }
 
@@ -306,8 +326,11 @@ std::string includeGuard(llvm::StringRef name) {
   return guard + "_ACCY_H";
 }
 
-llvm::Error checkNames(llvm::ArrayRef<KernelInterface> kernels,
-                       llvm::StringRef cppNamespace) {
+/// The C++ names of every kernel of the file, or an error for a name that
+/// even escaping cannot make an identifier.
+llvm::Expected<std::vector<CxxKernelNames>>
+cxxNames(llvm::ArrayRef<KernelInterface> kernels,
+         llvm::StringRef cppNamespace) {
   auto error = [](const llvm::Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    message.str());
@@ -319,11 +342,22 @@ llvm::Error checkNames(llvm::ArrayRef<KernelInterface> kernels,
       return error("namespace '" + cppNamespace +
                    "' is not a C++ namespace (write it as a::b)");
   }
-  for (const KernelInterface &kernel : kernels)
+  std::vector<std::string> functions;
+  for (const KernelInterface &kernel : kernels) {
     if (!isIdentifier(kernel.name))
       return error("kernel name '" + kernel.name +
                    "' is not a C++ identifier");
-  return llvm::Error::success();
+    functions.push_back(kernel.name);
+  }
+  functions = toCxxIdentifiers(functions);
+  std::vector<CxxKernelNames> names;
+  for (auto [kernel, function] : llvm::zip_equal(kernels, functions)) {
+    std::vector<std::string> parameters;
+    for (const ParameterInterface &p : kernel.parameters)
+      parameters.push_back(p.name);
+    names.push_back({function, toCxxIdentifiers(parameters)});
+  }
+  return names;
 }
 
 } // namespace
@@ -332,8 +366,9 @@ llvm::Expected<EmbeddingSources>
 accy::target::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
                                 llvm::ArrayRef<Artifact> artifacts,
                                 const EmbeddingOptions &options) {
-  if (llvm::Error err = checkNames(kernels, options.cppNamespace))
-    return std::move(err);
+  auto names = cxxNames(kernels, options.cppNamespace);
+  if (!names)
+    return names.takeError();
   bool hasHost = llvm::any_of(artifacts, [](const Artifact &a) {
     return a.kind == ArtifactKind::HostObject;
   });
@@ -355,9 +390,9 @@ accy::target::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
          << "#ifndef " << guard << "\n#define " << guard << "\n\n"
          << "#include \"accy/Runtime.h\"\n\n"
          << openNamespace;
-  for (const KernelInterface &kernel : kernels)
+  for (auto [kernel, cxx] : llvm::zip_equal(kernels, *names))
     header << "\n/// " << signatureText(kernel) << "\n"
-           << launchSignature(kernel, /*declaration=*/true) << ";\n";
+           << launchSignature(kernel, cxx, /*declaration=*/true) << ";\n";
   header << "\n" << closeNamespace << "\n#endif // " << guard << "\n";
 
   llvm::raw_string_ostream source(out.source);
@@ -393,11 +428,11 @@ accy::target::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
          << kernelsName << ", " << tables.size() << "};\n"
          << "} // namespace\n\n"
          << openNamespace;
-  for (const KernelInterface &kernel : kernels) {
-    source << "\n" << launchSignature(kernel, /*declaration=*/false)
+  for (auto [kernel, cxx] : llvm::zip_equal(kernels, *names)) {
+    source << "\n" << launchSignature(kernel, cxx, /*declaration=*/false)
            << " {\n  const " << kDetail << "TensorArg args[] = {";
-    for (auto [i, p] : llvm::enumerate(kernel.parameters))
-      source << (i ? ", " : "") << kDetail << "tensorArg(" << p.name << ")";
+    for (auto [i, name] : llvm::enumerate(cxx.parameters))
+      source << (i ? ", " : "") << kDetail << "tensorArg(" << name << ")";
     source << "};\n  return " << kDetail << "launch(::kernel_" << kernel.name
            << "::kKernel, args, stream);\n}\n";
   }

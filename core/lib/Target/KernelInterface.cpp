@@ -58,9 +58,25 @@ static FunctionOpInterface findEntry(ModuleOp kernel) {
   return entry;
 }
 
+/// The source has no names for results: `result`, or `result0`,
+/// `result1`... when there are several, with a `_` added while an input
+/// has that name.
+static std::string resultName(int64_t index, unsigned numResults,
+                              llvm::ArrayRef<ParameterInterface> inputs) {
+  std::string name =
+      numResults == 1 ? "result" : "result" + std::to_string(index);
+  while (llvm::any_of(inputs, [&](const ParameterInterface &p) {
+    return !p.output && p.name == name;
+  }))
+    name += "_";
+  return name;
+}
+
 static llvm::Error readParameters(FunctionOpInterface entry,
                                   KernelInterface &result) {
-  unsigned inputs = 0, outputs = 0;
+  unsigned numResults = 0;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    numResults += entry.getArgAttr(i, kResultAttr) != nullptr;
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
     auto type = dyn_cast<MemRefType>(entry.getArgumentTypes()[i]);
     std::string element = type ? elementName(type.getElementType()) : "";
@@ -70,9 +86,18 @@ static llvm::Error readParameters(FunctionOpInterface entry,
                                              "supported element type");
     ParameterInterface param;
     param.element = element;
-    param.output = entry.getArgAttr(i, kResultAttr) != nullptr;
-    param.name = param.output ? "out" + std::to_string(outputs++)
-                              : "in" + std::to_string(inputs++);
+    if (auto index = entry.getArgAttrOfType<IntegerAttr>(i, kResultAttr)) {
+      param.output = true;
+      param.name = resultName(index.getInt(), numResults, result.parameters);
+    } else if (auto name =
+                   entry.getArgAttrOfType<StringAttr>(i, kParamNameAttr)) {
+      param.name = name.str();
+    } else {
+      return interfaceError(result.name, "input argument " + llvm::Twine(i) +
+                                             " has no '" + kParamNameAttr +
+                                             "' (the frontend names every "
+                                             "parameter)");
+    }
     auto dims = entry.getArgAttrOfType<ArrayAttr>(i, "choir.dims");
     for (int64_t d = 0; d < type.getRank(); ++d) {
       int64_t size = type.getDimSize(d);

@@ -38,7 +38,8 @@ afterAll(() => {
 beforeEach(async () => {
   await extension.deactivate();
   vscode.editor.reset();
-  // Nothing on PATH and no build tree above the workspace folder.
+  // Nothing on PATH and no build tree above the workspace folder (nor, on
+  // this machine, an installed Accy in /usr/local, /usr or ~/.local).
   process.env.PATH = emptyDir;
   vscode.editor.workspaceFolders = [{ uri: vscode.Uri.file(emptyDir) }];
 });
@@ -57,7 +58,7 @@ describe('activation without a server', () => {
     expect(notFound()).toEqual([
       {
         severity: 'warning',
-        text: expect.stringContaining('neither on PATH nor in a CMake build directory'),
+        text: expect.stringContaining(`Looked for accy-lsp on PATH (${emptyDir}), in the install prefixes' bin/`),
         buttons: ['Open Settings'],
       },
     ]);

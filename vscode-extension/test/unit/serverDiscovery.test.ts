@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoverServer } from '../../src/serverDiscovery';
+import { defaultInstallPrefixes, discoverServer } from '../../src/serverDiscovery';
 
 let root: string;
 
@@ -29,7 +29,7 @@ function dir(relative: string) {
   return full;
 }
 
-const none = { configuredPath: '', pathVariable: '', workspaceFolders: [] as string[] };
+const none = { configuredPath: '', pathVariable: '', installPrefixes: [] as string[], workspaceFolders: [] as string[] };
 
 describe('discoverServer', () => {
   it('takes the setting first, even when PATH and a build tree have a server', () => {
@@ -38,7 +38,7 @@ describe('discoverServer', () => {
     const repo = dir('repo');
     file('repo/build/lsp/accy-lsp');
     expect(
-      discoverServer({ configuredPath: configured, pathVariable: path.dirname(onPath), workspaceFolders: [repo] }),
+      discoverServer({ ...none, configuredPath: configured, pathVariable: path.dirname(onPath), workspaceFolders: [repo] }),
     ).toEqual({ found: true, path: configured, source: 'setting' });
   });
 
@@ -120,8 +120,38 @@ describe('discoverServer', () => {
     expect(discoverServer({ ...none, workspaceFolders: [dir('repo/src')] })).toMatchObject({ path: newest });
   });
 
-  it('says where it looked when nothing is found', () => {
-    const result = discoverServer({ ...none, pathVariable: dir('empty'), workspaceFolders: [dir('repo')] });
-    expect(result).toEqual({ found: false, reason: expect.stringMatching(/PATH.*CMake build directory/) });
+  it('finds an installed server in bin/ of an install prefix, after PATH and before build trees', () => {
+    const installed = file('prefix/bin/accy-lsp');
+    file('repo/build/lsp/accy-lsp');
+    const input = { ...none, installPrefixes: [dir('empty-prefix'), path.join(root, 'prefix')], workspaceFolders: [dir('repo')] };
+    expect(discoverServer(input)).toEqual({ found: true, path: installed, source: 'install prefix' });
+    const onPath = file('bin/accy-lsp');
+    expect(discoverServer({ ...input, pathVariable: path.dirname(onPath) })).toMatchObject({ source: 'PATH' });
+  });
+
+  it('searches the prefixes CMake is pointed at, then the usual ones', () => {
+    const env = { CMAKE_PREFIX_PATH: '/opt/accy:/srv/tools' };
+    expect(defaultInstallPrefixes(env, '/home/u', 'linux')).toEqual([
+      '/opt/accy',
+      '/srv/tools',
+      '/usr/local',
+      '/usr',
+      '/home/u/.local',
+    ]);
+  });
+
+  it('says every place it looked when nothing is found', () => {
+    const empty = dir('empty');
+    const repo = dir('repo');
+    const prefix = dir('prefix');
+    const result = discoverServer({ ...none, pathVariable: empty, installPrefixes: [prefix], workspaceFolders: [repo] });
+    expect(result.found).toBe(false);
+    if (!result.found) {
+      expect(result.reason).toContain(`on PATH (${empty})`);
+      expect(result.reason).toContain(`bin/ (${path.join(prefix, 'bin')})`);
+      expect(result.reason).toContain(`CMake build directory`);
+      expect(result.reason).toContain(`(${repo})`);
+      expect(result.reason).toContain('accy.server.path');
+    }
   });
 });

@@ -18,7 +18,9 @@ namespace accy::target {
 
 /// One parameter of a kernel's entry, as the caller passes it.
 struct ParameterInterface {
-  /// "in0", "in1", ... for inputs, "out0", ... for results.
+  /// The name in the source for an input; `result` (or `result0`,
+  /// `result1`, ... when there are several) for a result. The generated
+  /// C++ escapes it where C++ would not take it (CxxNames.h).
   std::string name;
   /// "f32", "i32", "bool", ...
   std::string element;
