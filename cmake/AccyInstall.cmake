@@ -42,6 +42,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/README.md"
   "${PROJECT_SOURCE_DIR}/docs/abi.md"
   "${PROJECT_SOURCE_DIR}/docs/accyc.md"
+  "${PROJECT_SOURCE_DIR}/docs/cache.md"
   "${PROJECT_SOURCE_DIR}/docs/cmake.md"
   "${PROJECT_SOURCE_DIR}/docs/diagnostics.md"
   "${PROJECT_SOURCE_DIR}/docs/getting-started.md"
