@@ -30,10 +30,6 @@ static const char *kUsage =
     "  --retained-documents N\n"
     "                     documents whose stage products stay in memory for\n"
     "                     reuse (default 3; the others recompile every kernel)\n"
-    "  --background-codegen on|off\n"
-    "                     generate code (the target stage) on a thread of its\n"
-    "                     own, beside the next edit's checks (default: on with\n"
-    "                     more than 2 cores)\n"
     "  --version, --help\n";
 
 namespace {
@@ -86,13 +82,6 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
         return std::nullopt;
       }
       args.server.retainedDocuments = count;
-    } else if (arg == "--background-codegen") {
-      auto v = value();
-      if (!v || (*v != "on" && *v != "off")) {
-        llvm::errs() << "accy-lsp: --background-codegen needs on or off\n";
-        return std::nullopt;
-      }
-      args.server.backgroundCodegen = *v == "on";
     } else if (arg == "--target") {
       auto v = value();
       llvm::SmallVector<llvm::StringRef> parts;
