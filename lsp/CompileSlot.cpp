@@ -43,10 +43,18 @@ CompileSlot::Lease CompileSlot::acquire(Priority priority,
   if (priority == Priority::Check)
     ++checksWaiting;
   bool abandoned = false;
-  freed.wait(lock, [&] {
-    abandoned = abandon();
-    return abandoned || (!held && isNext(*me));
-  });
+  for (;;) {
+    if ((abandoned = abandon()))
+      break;
+    bool paused = priority == Priority::Background &&
+                  Clock::now() < backgroundNotBefore;
+    if (!held && !paused && isNext(*me))
+      break;
+    if (paused)
+      freed.wait_until(lock, backgroundNotBefore);
+    else
+      freed.wait(lock);
+  }
   waiters.erase(me);
   if (priority == Priority::Check)
     --checksWaiting;
@@ -62,6 +70,11 @@ CompileSlot::Lease CompileSlot::acquire(Priority priority,
 void CompileSlot::interrupt() {
   std::lock_guard<std::mutex> lock(mutex);
   freed.notify_all();
+}
+
+void CompileSlot::userActive() {
+  std::lock_guard<std::mutex> lock(mutex);
+  backgroundNotBefore = Clock::now() + pause;
 }
 
 void CompileSlot::release() {

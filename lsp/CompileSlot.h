@@ -8,13 +8,16 @@
 // products to the peak memory. When the slot frees, a waiting check of any
 // document goes before any background unit, and among waiters of one kind
 // the most recently active document goes first; so a check waits at most
-// for the one unit in flight.
+// for the one unit in flight. Background units also wait for the user to
+// pause: none starts until no edit has come and no check has ended for a
+// while, so while someone types a keystroke seldom finds a unit running.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_COMPILESLOT_H
 #define ACCY_LSP_COMPILESLOT_H
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -43,6 +46,10 @@ public:
     CompileSlot *slot = nullptr;
   };
 
+  using Clock = std::chrono::steady_clock;
+  /// `pause`: how long background units wait after the last edit or check.
+  explicit CompileSlot(std::chrono::milliseconds pause) : pause(pause) {}
+
   /// Waits for the slot. `recency` is read while waiting (a larger value
   /// wins among waiters of one priority). An empty lease when `abandon`
   /// holds first, which is looked at whenever interrupt() is called.
@@ -50,6 +57,8 @@ public:
                 const std::function<bool()> &abandon);
   /// Wakes every waiter to look at its `abandon` again.
   void interrupt();
+  /// An edit came or a check ended: background units wait for the pause.
+  void userActive();
   /// Whether a check is waiting: background work that can stop early
   /// (between stages) may look at this.
   bool checkWaiting() const { return checksWaiting.load() > 0; }
@@ -67,6 +76,8 @@ private:
   std::condition_variable freed;
   bool held = false;
   std::list<Waiter> waiters;
+  const std::chrono::milliseconds pause;
+  Clock::time_point backgroundNotBefore;
   std::atomic<unsigned> checksWaiting{0};
 };
 

@@ -402,6 +402,10 @@ void LSPServer::onStats(const json &params, Reply reply) {
                   {"cancelled", stats.counters.cancelled},
                   {"finished", stats.counters.finished}}},
                 {"cachedProducts", stats.counters.cachedProducts},
+                {"codegenUnits",
+                 {{"run", stats.counters.unitsRun},
+                  {"kept", stats.counters.unitsKept},
+                  {"dropped", stats.counters.unitsDropped}}},
                 {"debounceMs", stats.debounce.count()},
                 {"stages", std::move(stages)}};
           }));

@@ -47,6 +47,8 @@ void Scheduler::update(std::shared_ptr<const DocumentSnapshot> snapshot,
     worker = slotOf;
   }
   worker->touch(++activity);
+  if (!immediate)
+    slot.userActive();
   worker->update(std::move(snapshot), immediate);
 }
 
@@ -91,6 +93,8 @@ std::vector<std::shared_ptr<DocumentWorker>> Scheduler::workers() {
 }
 
 void Scheduler::checked(const std::string &uri) {
+  // Its diagnostics are about to show: the next keystroke may come soon.
+  slot.userActive();
   std::vector<std::shared_ptr<DocumentWorker>> released;
   {
     std::lock_guard<std::mutex> lock(mutex);

@@ -64,7 +64,9 @@ private:
   ServerCallbacks &serverCallbacks;
   std::function<PositionEncoding()> encodingOf;
   llvm::ThreadPoolInterface &compilePool;
-  CompileSlot slot;
+  /// Background code generation waits this long after the last edit or
+  /// check: a typist's keystrokes come every 300 ms or so.
+  CompileSlot slot{std::chrono::milliseconds(500)};
   std::atomic<uint64_t> nextCompile{0};
   std::atomic<uint64_t> activity{0};
 
