@@ -157,11 +157,7 @@ bool RpcConnection::handle(FramedMessage message) {
   }
   auto handler = notificationHandlers.find(name);
   if (handler != notificationHandlers.end()) {
-    // A notification cannot be answered: a malformed one is dropped.
-    try {
-      handler->second(params);
-    } catch (const json::exception &) {
-    }
+    handler->second(params);
   }
   // Unknown notifications (including every other "$/" one) are ignored, as
   // the specification asks.
@@ -184,15 +180,9 @@ void RpcConnection::dispatchRequest(const json &id, const std::string &method,
     std::lock_guard<std::mutex> lock(mutex);
     inFlight[state->idKey] = state->cancelled;
   }
-  // A handler decodes its params with nlohmann/json, which throws on a
-  // mismatched type: that is the client's error, and the server keeps going.
-  Reply reply(std::move(state));
-  try {
-    handler->second(params, reply);
-  } catch (const json::exception &e) {
-    reply(RpcError{ErrorCode::InvalidParams,
-                   std::string("invalid params: ") + e.what()});
-  }
+  // Handlers decode their params without exceptions (Params.h) and answer
+  // InvalidParams themselves.
+  handler->second(params, Reply(std::move(state)));
 }
 
 void RpcConnection::handleResponse(const json &message) {
