@@ -96,8 +96,11 @@ void RpcConnection::call(const std::string &method, json params,
 }
 
 void RpcConnection::finish(const std::string &idKey) {
-  std::lock_guard<std::mutex> lock(mutex);
-  inFlight.erase(idKey);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    inFlight.erase(idKey);
+  }
+  answered.notify_all();
 }
 
 bool RpcConnection::handle(FramedMessage message) {
@@ -180,9 +183,14 @@ void RpcConnection::dispatchRequest(const json &id, const std::string &method,
     std::lock_guard<std::mutex> lock(mutex);
     inFlight[state->idKey] = state->cancelled;
   }
+  std::string idKey = state->idKey;
   // Handlers decode their params without exceptions (Params.h) and answer
   // InvalidParams themselves.
   handler->second(params, Reply(std::move(state)));
+  if (inOrder) {
+    std::unique_lock<std::mutex> lock(mutex);
+    answered.wait(lock, [&] { return !inFlight.count(idKey); });
+  }
 }
 
 void RpcConnection::handleResponse(const json &message) {

@@ -12,10 +12,12 @@
 using namespace accy;
 using namespace accy::lsp;
 
-LSPServer::LSPServer(Transport &transport, ServerOptions options)
+LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
     : connection(transport), progress(connection),
       server(std::make_unique<AccyServer>(
           std::move(options), static_cast<ServerCallbacks &>(*this))) {
+  if (inOrder)
+    connection.answerInOrder();
   // The lifecycle's own methods run in any state.
   connection.onRequest("initialize", [this](const json &p, Reply r) {
     InitializeParams params;

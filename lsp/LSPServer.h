@@ -20,7 +20,9 @@ namespace accy::lsp {
 
 class LSPServer : private ServerCallbacks {
 public:
-  LSPServer(Transport &transport, ServerOptions options);
+  /// `inOrder`: each request is answered before the next message is read
+  /// (-lit-test).
+  LSPServer(Transport &transport, ServerOptions options, bool inOrder = false);
   ~LSPServer();
 
   /// Serves until `exit` or the end of the stream; the process exit code:

@@ -29,6 +29,7 @@ llvm_config.with_environment("PATH", config.accy_tools_dirs.split(os.pathsep), a
 
 config.substitutions.append(("%accyc", config.accyc))
 config.substitutions.append(("%accy-opt", config.accy_opt))
+config.substitutions.append(("%accy-lsp", config.accy_lsp))
 if config.accy_static_llvm:
     config.available_features.add("static-llvm")
 
