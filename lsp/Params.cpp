@@ -60,31 +60,8 @@ bool read(const json &value, unsigned &out, const Path &path) {
   return true;
 }
 
-bool read(const json &value, Position &out, const Path &path) {
-  if (!value.is_object())
-    return path.fail("a position");
-  const json *line = member(value, "line");
-  const json *character = member(value, "character");
-  if (!line)
-    return path.field("line").fail("an unsigned integer");
-  if (!character)
-    return path.field("character").fail("an unsigned integer");
-  return read(*line, out.line, path.field("line")) &&
-         read(*character, out.character, path.field("character"));
-}
-
-bool read(const json &value, Range &out, const Path &path) {
-  if (!value.is_object())
-    return path.fail("a range");
-  const json *start = member(value, "start");
-  const json *end = member(value, "end");
-  if (!start)
-    return path.field("start").fail("a position");
-  if (!end)
-    return path.field("end").fail("a position");
-  return read(*start, out.start, path.field("start")) &&
-         read(*end, out.end, path.field("end"));
-}
+bool read(const json &value, Position &out, const Path &path);
+bool read(const json &value, Range &out, const Path &path);
 
 /// Reads the required field `name` of `object`.
 template <typename T>
@@ -94,6 +71,21 @@ bool readField(const json &object, const char *name, T &out,
   if (!value)
     return path.field(name).fail(expected);
   return read(*value, out, path.field(name));
+}
+
+bool read(const json &value, Position &out, const Path &path) {
+  if (!value.is_object())
+    return path.fail("a position");
+  return readField(value, "line", out.line, path, "an unsigned integer") &&
+         readField(value, "character", out.character, path,
+                   "an unsigned integer");
+}
+
+bool read(const json &value, Range &out, const Path &path) {
+  if (!value.is_object())
+    return path.fail("a range");
+  return readField(value, "start", out.start, path, "a position") &&
+         readField(value, "end", out.end, path, "a position");
 }
 
 /// params.textDocument.uri, which nearly every method carries.
