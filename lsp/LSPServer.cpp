@@ -211,6 +211,10 @@ void LSPServer::onExit() {
 //===----------------------------------------------------------------------===//
 
 void LSPServer::onDidOpen(const DidOpenParams &params) {
+  {
+    std::lock_guard<std::mutex> lock(openMutex);
+    openDocuments.insert(params.uri);
+  }
   server->openDocument(params.uri, params.version, params.text);
 }
 
@@ -223,6 +227,8 @@ void LSPServer::onDidChange(const DidChangeParams &params) {
 void LSPServer::onDidClose(const TextDocumentParams &params) {
   server->closeDocument(params.uri);
   // Problems of a closed file are no longer the editor's to show.
+  std::lock_guard<std::mutex> lock(openMutex);
+  openDocuments.erase(params.uri);
   connection.notify("textDocument/publishDiagnostics",
                     {{"uri", params.uri}, {"diagnostics", json::array()}});
 }
@@ -245,10 +251,12 @@ void LSPServer::publishDiagnostics(const std::string &uri, int64_t version,
   // After shutdown the client expects nothing but the answer to exit.
   if (lifecycle.load() == Lifecycle::ShutDown)
     return;
-  connection.notify("textDocument/publishDiagnostics",
-                    {{"uri", uri},
-                     {"version", version},
-                     {"diagnostics", json(diagnostics)}});
+  json params = {{"uri", uri},
+                 {"version", version},
+                 {"diagnostics", json(diagnostics)}};
+  std::lock_guard<std::mutex> lock(openMutex);
+  if (openDocuments.count(uri))
+    connection.notify("textDocument/publishDiagnostics", std::move(params));
 }
 
 void LSPServer::compileStarted(const std::string &uri, int64_t version,

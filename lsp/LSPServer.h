@@ -15,6 +15,8 @@
 #include "Progress.h"
 
 #include <memory>
+#include <mutex>
+#include <set>
 
 namespace accy::lsp {
 
@@ -77,6 +79,12 @@ private:
   std::atomic<Lifecycle> lifecycle{Lifecycle::Uninitialized};
   bool exitRequested = false;
   bool watchFilesDynamically = false;
+  /// The documents the client has open. A worker's publication and the
+  /// clearing on didClose are each sent under this lock (the protocol
+  /// layer's own, around the send only), so nothing published for a
+  /// document can follow its clearing.
+  std::mutex openMutex;
+  std::set<std::string> openDocuments;
 };
 
 } // namespace accy::lsp
