@@ -37,7 +37,8 @@ bool CompileSlot::isNext(const Waiter &me) const {
 
 CompileSlot::Lease CompileSlot::acquire(Priority priority,
                                         const std::atomic<uint64_t> &recency,
-                                        const std::function<bool()> &abandon) {
+                                        const std::function<bool()> &abandon,
+                                        const std::function<bool()> &awaited) {
   std::unique_lock<std::mutex> lock(mutex);
   auto me = waiters.insert(waiters.end(), Waiter{priority, &recency});
   if (priority == Priority::Check)
@@ -47,7 +48,7 @@ CompileSlot::Lease CompileSlot::acquire(Priority priority,
     if ((abandoned = abandon()))
       break;
     bool paused = priority == Priority::Background &&
-                  Clock::now() < backgroundNotBefore;
+                  Clock::now() < backgroundNotBefore && !awaited();
     if (!held && !paused && isNext(*me))
       break;
     if (paused)

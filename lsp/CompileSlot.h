@@ -10,7 +10,8 @@
 // the most recently active document goes first; so a check waits at most
 // for the one unit in flight. Background units also wait for the user to
 // pause: none starts until no edit has come and no check has ended for a
-// while, so while someone types a keystroke seldom finds a unit running.
+// while, so while someone types a keystroke seldom finds a unit running;
+// a document whose complete result a request waits for skips the pause.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_COMPILESLOT_H
@@ -51,10 +52,13 @@ public:
   explicit CompileSlot(std::chrono::milliseconds pause) : pause(pause) {}
 
   /// Waits for the slot. `recency` is read while waiting (a larger value
-  /// wins among waiters of one priority). An empty lease when `abandon`
-  /// holds first, which is looked at whenever interrupt() is called.
+  /// wins among waiters of one priority). A background waiter skips the
+  /// pause while `awaited` holds (a request waits for its result). An empty
+  /// lease when `abandon` holds first; both are looked at whenever
+  /// interrupt() is called.
   Lease acquire(Priority priority, const std::atomic<uint64_t> &recency,
-                const std::function<bool()> &abandon);
+                const std::function<bool()> &abandon,
+                const std::function<bool()> &awaited = [] { return false; });
   /// Wakes every waiter to look at its `abandon` again.
   void interrupt();
   /// An edit came or a check ended: background units wait for the pause.

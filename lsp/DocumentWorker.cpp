@@ -219,9 +219,10 @@ DocumentWorker::replan(std::shared_ptr<const CompileResult> base,
 
 void DocumentWorker::runBackground() {
   CompileSlot::Lease lease =
-      slot.acquire(CompileSlot::Priority::Background, recency, [&] {
-        return stopping.load() || checkPending.load();
-      });
+      slot.acquire(
+          CompileSlot::Priority::Background, recency,
+          [&] { return stopping.load() || checkPending.load(); },
+          [&] { return completeWaiters.load() > 0; });
   if (!lease)
     return;
   ServerCallbacks &callbacks = host.callbacks();
@@ -380,9 +381,17 @@ DocumentWorker::waitForResult(bool complete, bool products,
       return stopped || (cancelled && cancelled->load()) || released() ||
              (ofCurrent() && (!complete || latest->complete()));
     };
+    // Code generation this request waits for need not wait for a pause.
+    bool counted = complete && !ready();
+    if (counted) {
+      ++completeWaiters;
+      slot.interrupt();
+    }
     // Cancellation is a flag, not a notification: look at it now and then.
     while (!compiled.wait_for(lock, std::chrono::milliseconds(20), ready)) {
     }
+    if (counted)
+      --completeWaiters;
     if (stopped || (cancelled && cancelled->load()))
       return nullptr;
     if (!released())

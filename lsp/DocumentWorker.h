@@ -158,6 +158,8 @@ private:
   /// Read by the slot while this worker waits for it.
   std::atomic<bool> checkPending{false};
   std::atomic<bool> stopping{false};
+  /// Requests waiting for the complete result.
+  std::atomic<unsigned> completeWaiters{0};
   std::atomic<uint64_t> recency{0};
   std::atomic<bool> done{false};
   std::thread thread; // Last: starts after every member above exists.
