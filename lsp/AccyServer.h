@@ -1,9 +1,10 @@
 //===- AccyServer.h - The language server's logic, without JSON -*- C++ -*-===//
 //
-// Like clangd's ClangdServer: owns the open documents, their compilers and
-// the scheduler, and answers feature requests with plain values through
-// callbacks. It never sees JSON, so it can be driven without a protocol
-// (accy-lsp --check does).
+// Like clangd's ClangdServer: answers feature requests with plain values
+// through callbacks, and never sees JSON, so it can be driven without a
+// protocol (accy-lsp --check does). Its state is behind a pointer to an
+// implementation, as MLIRServer's is; the documents' state and compiles
+// belong to the scheduler (Scheduler.h).
 //
 // Threads: the caller's thread (the I/O thread) only updates documents and
 // queues work. Compiles run on the documents' workers. Requests that need
@@ -18,11 +19,10 @@
 #include "DocumentCompiler.h"
 #include "DocumentStore.h"
 #include "Protocol.h"
-#include "Scheduler.h"
-
-#include "llvm/Support/ThreadPool.h"
+#include "ServerCallbacks.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -35,16 +35,10 @@ struct ServerOptions {
   CompileOptions compile;
   PositionEncoding encoding = PositionEncoding::Utf16;
   /// Documents whose products (every kernel at every stage) stay in memory
-  /// for reuse, most recently compiled first; like clangd's retained ASTs.
+  /// for reuse, most recently checked first; like clangd's retained ASTs.
   /// The others keep their diagnostics and stage records; their next
   /// compile builds every kernel again.
   unsigned retainedDocuments = 3;
-  /// Whether the target stage runs on a thread of its own, so that the
-  /// next edit's check need not wait for it. With two cores it would only
-  /// take CPU from that check: code generation then runs on the worker,
-  /// after the diagnostics are published.
-  bool backgroundCodegen =
-      llvm::hardware_concurrency().compute_thread_count() > 2;
 };
 
 /// Why a request has no answer.
@@ -65,37 +59,13 @@ template <typename T> struct Outcome {
 
 template <typename T> using Callback = std::function<void(Outcome<T>)>;
 
-/// What the server tells its embedder, from worker threads.
-class ServerCallbacks {
-public:
-  virtual ~ServerCallbacks();
-  /// The diagnostics of `version`, sent only while it is the document's
-  /// current version.
-  virtual void publishDiagnostics(const std::string &uri, int64_t version,
-                                  std::vector<Diagnostic> diagnostics) = 0;
-  /// A compile of the document starts, reaches a stage, and ends; `compile`
-  /// tells it from the others, since one version's code generation may
-  /// still run when the next version's compile starts.
-  virtual void compileStarted(const std::string &uri, int64_t version,
-                              uint64_t compile) {}
-  virtual void stageStarted(uint64_t compile, StageId stage) {}
-  virtual void compileEnded(uint64_t compile, bool cancelled) {}
-};
-
-/// Counters of a document's compiles, for accy/stats.
-struct CompileCounters {
-  uint64_t started = 0, cancelled = 0, finished = 0;
-  /// Kernel products held for reuse after the last compile.
-  size_t cachedProducts = 0;
-};
-
 class AccyServer {
 public:
   AccyServer(ServerOptions options, ServerCallbacks &callbacks);
   ~AccyServer();
 
   void setEncoding(PositionEncoding encoding);
-  PositionEncoding encoding() const { return store.getEncoding(); }
+  PositionEncoding encoding() const;
 
   void openDocument(const std::string &uri, int64_t version, std::string text);
   /// An error message when the document is not open.
@@ -141,76 +111,10 @@ public:
   /// The frontend analysis of the current version (built if needed); null
   /// when the document is not open.
   std::shared_ptr<const Analysis> analysis(const std::string &uri);
-  /// Blocks until the compile of the current version (or a later one) has
-  /// checked the program (`complete`: has also generated code); null when
-  /// the document closed or `cancelled` was set.
-  std::shared_ptr<const CompileResult> waitForCompile(const std::string &uri,
-                                                      const CancelFlag &cancelled,
-                                                      bool complete);
-  /// The same, with the products after `semantic`: a document whose
-  /// products were released is compiled again first.
-  std::shared_ptr<const CompileResult>
-  waitForProducts(const std::string &uri, const CancelFlag &cancelled,
-                  bool complete);
 
 private:
-  struct DocumentState;
-  std::shared_ptr<DocumentState> state(const std::string &uri);
-  void scheduleCompile(const std::string &uri, bool immediate);
-  /// Runs `work` for a frontend-only request.
-  void onFrontendPool(std::function<void()> work);
-  /// Runs `work` for a request that waits for the stages.
-  void onStagePool(std::function<void()> work);
-  /// Answers `reply` with `compute(analysis)` on the frontend pool.
-  template <typename T, typename F>
-  void withAnalysis(const std::string &uri, Callback<T> reply, F &&compute);
-  /// Answers `reply` with `compute(compile)` once the current version has
-  /// compiled (`complete`: including the target stage), on the stage pool.
-  template <typename T, typename F>
-  void withCompile(const std::string &uri, CancelFlag cancelled,
-                   bool needsProducts, bool complete, Callback<T> reply,
-                   F &&compute);
-  /// Runs one compile job of a document (on its worker): checks the
-  /// program, publishes its diagnostics and queues code generation.
-  /// Returns the time to the diagnostics, for the debounce.
-  std::optional<std::chrono::duration<double>>
-  compileJob(const std::string &uri,
-             std::shared_ptr<const DocumentSnapshot> snapshot,
-             std::shared_ptr<DocumentState> doc, uint64_t generation,
-             const std::atomic<bool> &cancelled);
-  /// Generates code for `checked` (on the code generation thread), unless
-  /// a newer version was checked meanwhile.
-  void generateJob(const std::string &uri, DocumentState &doc,
-                   std::shared_ptr<const CompileResult> checked,
-                   uint64_t compile);
-  std::shared_ptr<const CompileResult>
-  setLatest(DocumentState &doc, std::shared_ptr<const CompileResult> result);
-  bool isCurrent(const std::string &uri, const DocumentState &doc,
-                 const CompileResult &result);
-  /// Marks `uri` most recently compiled and releases the products of the
-  /// documents beyond options.retainedDocuments. Holds compileSlot.
-  void retain(const std::string &uri);
-
-  ServerOptions options;
-  ServerCallbacks &callbacks;
-  /// Kernels of one stage compile in parallel here; destroyed last, after
-  /// every MLIR context that uses it.
-  llvm::StdThreadPool compilePool;
-  DocumentStore store;
-  std::mutex statesMutex;
-  std::map<std::string, std::shared_ptr<DocumentState>> states;
-  /// One check at a time: a check already uses every core (the kernels
-  /// of a stage compile in parallel), and the products of two compiles at
-  /// once would add to the peak memory. Code generation runs beside it.
-  std::mutex compileSlot;
-  /// Documents holding products, most recently compiled first.
-  std::vector<std::string> retainedOrder;
-  llvm::StdThreadPool frontendPool;
-  llvm::StdThreadPool stagePool;
-  /// One thread: the target stage of one document at a time.
-  llvm::StdThreadPool codegenPool;
-  std::atomic<uint64_t> nextCompile{0};
-  Scheduler scheduler; // Destroyed first: no compile outlives the rest.
+  class Impl;
+  std::unique_ptr<Impl> impl;
 };
 
 } // namespace accy::lsp

@@ -142,6 +142,60 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+std::optional<StageId> CompileResult::lastProduct() const {
+  std::optional<StageId> last;
+  for (StageId stage : kAllStages)
+    if (hasProduct(stage))
+      last = stage;
+  return last;
+}
+
+std::shared_ptr<const CompileResult>
+DocumentCompiler::frontend(const DocumentSnapshot &document,
+                           uint64_t generation) {
+  auto start = std::chrono::steady_clock::now();
+  auto result = std::make_shared<CompileResult>();
+  result->context = context;
+  result->snapshot = document;
+  result->compileGeneration = generation;
+  CompileOptions semanticOnly = options;
+  semanticOnly.stopAfter = StageId::Semantic;
+  Compiler compiler(*context, semanticOnly);
+  result->semanticStage = std::make_shared<const Compilation>(
+      compiler.compileBuffer(document.path, document.text));
+  result->records[stageIndex(StageId::Semantic)] =
+      result->semanticStage->record(StageId::Semantic);
+  for (StageId stage : kAllStages)
+    result->records[stageIndex(stage)].stage = stage;
+  result->elapsed = secondsSince(start);
+  result->isComplete = !result->semanticStage->succeeded() ||
+                       options.stopAfter == StageId::Semantic;
+  return result;
+}
+
+bool DocumentCompiler::runLaterStages(CompileResult &result, bool checkOnly,
+                                      const std::atomic<bool> &cancelled,
+                                      const StageCallback &onStage, bool &ok) {
+  StageId last = checkOnly && stageIndex(options.stopAfter) >
+                                  stageIndex(StageId::Kernel)
+                     ? StageId::Kernel
+                     : options.stopAfter;
+  ok = result.semanticStage->succeeded();
+  for (StageId stage : kAllStages) {
+    if (!ok || stageIndex(stage) > stageIndex(last))
+      break;
+    if (stage == StageId::Semantic || result.hasProduct(stage))
+      continue;
+    // The core cannot stop inside a stage: a newer version waits for the
+    // stage boundary.
+    if (cancelled.load())
+      return false;
+    onStage(stage);
+    ok = runStageOn(stage, result, cacheOf(stage));
+  }
+  return true;
+}
+
 /// The stages a check runs after semantic.
 static constexpr StageId kCheckedStages[] = {StageId::Contract, StageId::Tensor,
                                              StageId::Dispatch, StageId::Memory,
@@ -154,33 +208,12 @@ DocumentCompiler::check(const DocumentSnapshot &document, uint64_t generation,
   auto start = std::chrono::steady_clock::now();
   if (cancelled.load())
     return nullptr;
-  auto result = std::make_shared<CompileResult>();
-  result->context = context;
-  result->snapshot = document;
-  result->compileGeneration = generation;
-
   onStage(StageId::Semantic);
-  CompileOptions semanticOnly = options;
-  semanticOnly.stopAfter = StageId::Semantic;
-  Compiler frontend(*context, semanticOnly);
-  result->semanticStage = std::make_shared<const Compilation>(
-      frontend.compileBuffer(document.path, document.text));
-  result->records[stageIndex(StageId::Semantic)] =
-      result->semanticStage->record(StageId::Semantic);
-  for (StageId stage : kAllStages)
-    result->records[stageIndex(stage)].stage = stage;
-
-  // The stages after semantic up to `kernel`, as Compiler::runStages runs
-  // them, with a check for a newer version between stages.
-  bool ok = result->semanticStage->succeeded();
-  for (StageId stage : kCheckedStages) {
-    if (!ok || stageIndex(stage) > stageIndex(options.stopAfter))
-      break;
-    if (cancelled.load())
-      return nullptr;
-    onStage(stage);
-    ok = runStageOn(stage, *result, cache);
-  }
+  std::shared_ptr<CompileResult> result =
+      std::const_pointer_cast<CompileResult>(frontend(document, generation));
+  bool ok = false;
+  if (!runLaterStages(*result, /*checkOnly=*/true, cancelled, onStage, ok))
+    return nullptr;
   result->elapsed = secondsSince(start);
   result->isComplete =
       !ok || stageIndex(options.stopAfter) < stageIndex(StageId::Target);
@@ -190,16 +223,87 @@ DocumentCompiler::check(const DocumentSnapshot &document, uint64_t generation,
   return result;
 }
 
+KernelRun DocumentCompiler::generateKernel(const CompileResult &base,
+                                           size_t index) {
+  KernelRun run;
+  std::optional<StageId> from = base.lastProduct();
+  llvm::SmallVector<mlir::ModuleOp> inputs =
+      from ? base.kernels(*from) : llvm::SmallVector<mlir::ModuleOp>();
+  if (index >= inputs.size()) {
+    run.failed = true;
+    return run;
+  }
+  run.kernel = kernelName(inputs[index]).str();
+  const SourceMap &sourceMap = base.semanticStage->sourceMap();
+  // The kernel's product at the stage before, as the next stage's input.
+  SharedKernel previous;
+  if (*from != StageId::Semantic)
+    previous = (*base.products[stageIndex(*from)])[index];
+  for (StageId stage : kAllStages) {
+    if (stageIndex(stage) <= stageIndex(*from) ||
+        stageIndex(stage) > stageIndex(options.stopAfter))
+      continue;
+    StageKernels out =
+        previous ? runStageOnKernels(stage, *base.context, {previous},
+                                     options.stages, &sourceMap, &cacheOf(stage))
+                 : runStageOnKernels(stage, *base.context, {inputs[index]},
+                                     options.stages, &sourceMap, &cacheOf(stage));
+    run.compiledAny |= out.record.status == StageStatus::Compiled;
+    bool failed = out.record.status == StageStatus::Failed;
+    run.records.push_back(std::move(out.record));
+    if (failed) {
+      run.failed = true;
+      break;
+    }
+    previous = out.kernels.front();
+  }
+  checkedProducts = cache.size();
+  targetProducts = targetCache.size();
+  return run;
+}
+
+/// Shows in `result`'s records what the background units compiled: the
+/// assembly found those kernels in the caches, as if reused.
+static void markUnitsCompiled(std::array<StageRecord, kNumStages> &records,
+                              llvm::ArrayRef<KernelRun> runs) {
+  for (const KernelRun &run : runs)
+    for (const StageRecord &unit : run.records) {
+      StageRecord &record = records[stageIndex(unit.stage)];
+      record.stats += unit.stats;
+      record.seconds += unit.seconds;
+      for (const KernelStageRecord &made : unit.kernels) {
+        if (made.status != StageStatus::Compiled)
+          continue;
+        for (KernelStageRecord &k : record.kernels)
+          if (k.kernel == made.kernel && k.key == made.key &&
+              k.status == StageStatus::Reused)
+            k.status = StageStatus::Compiled;
+        if (record.status == StageStatus::Reused)
+          record.status = StageStatus::Compiled;
+      }
+    }
+}
+
 std::shared_ptr<const CompileResult>
-DocumentCompiler::generate(const CompileResult &checked) {
+DocumentCompiler::assemble(const CompileResult &base,
+                           llvm::ArrayRef<KernelRun> runs) {
   auto start = std::chrono::steady_clock::now();
-  std::shared_ptr<CompileResult> result = checked.copy(/*withProducts=*/true);
-  const StageId target[] = {StageId::Target};
-  bool ok = runStageOn(StageId::Target, *result, targetCache);
+  std::shared_ptr<CompileResult> result = base.copy(/*withProducts=*/true);
+  const std::atomic<bool> never{false};
+  bool ok = false;
+  runLaterStages(*result, /*checkOnly=*/false, never, [](StageId) {}, ok);
+  markUnitsCompiled(result->records, runs);
   result->elapsed += secondsSince(start);
+  for (const KernelRun &run : runs)
+    for (const StageRecord &unit : run.records)
+      result->elapsed += unit.seconds;
   result->isComplete = true;
-  if (ok)
+  if (ok) {
+    trimCache(cache, *result, kCheckedStages);
+    const StageId target[] = {StageId::Target};
     trimCache(targetCache, *result, target);
+  }
+  checkedProducts = cache.size();
   targetProducts = targetCache.size();
   return result;
 }

@@ -8,11 +8,12 @@
 // complete compile when it grows, so memory stays bounded while editing.
 //
 // A compile comes in two parts: check() runs the stages that check the
-// program (semantic to kernel), and generate() runs the target stage, whose
-// code generation takes longer than all of them together, on check()'s
-// result. Diagnostics are published after the first, as `cargo check` and
-// clangd publish without generating code, and generate() can run beside
-// the next version's check().
+// program (semantic to kernel), and code generation the target stage, whose
+// LLVM work takes longer than all of them together. Diagnostics are
+// published after the first, as `cargo check` and clangd publish without
+// generating code. Code generation runs in units of one kernel
+// (generateKernel), each short enough that a check waits at most for one;
+// assemble() then makes the complete result from the caches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_DOCUMENTCOMPILER_H
@@ -29,6 +30,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace accy::lsp {
 
@@ -60,6 +63,9 @@ public:
   /// False in the result handed out before the target stage ran; its
   /// target record is empty.
   bool complete() const { return isComplete; }
+  /// The last stage whose product this result holds (semantic when only
+  /// the frontend ran), or nothing.
+  std::optional<StageId> lastProduct() const;
   /// False once the products were released to bound the server's memory
   /// (records, diagnostics and the source map remain; no IR, so the result
   /// no longer holds the document's MLIR context).
@@ -86,6 +92,17 @@ private:
   bool isComplete = true;
 };
 
+/// What one background unit did: one kernel through the stages its base
+/// lacked.
+struct KernelRun {
+  std::string kernel;
+  /// One record per stage it ran (of that kernel alone).
+  std::vector<StageRecord> records;
+  /// Whether a stage compiled the kernel rather than finding it cached.
+  bool compiledAny = false;
+  bool failed = false;
+};
+
 class DocumentCompiler {
 public:
   /// Called before each stage runs.
@@ -100,18 +117,26 @@ public:
   std::shared_ptr<const CompileResult>
   check(const DocumentSnapshot &document, uint64_t generation,
         const std::atomic<bool> &cancelled, const StageCallback &onStage);
-  /// Runs the target stage on a result of check(): the complete result,
-  /// sharing the checked products. May run while a later check() does
-  /// (they keep separate caches), but not beside another generate().
-  std::shared_ptr<const CompileResult> generate(const CompileResult &checked);
+  /// The semantic stage alone: the base from which background units
+  /// compile a document whose products were released.
+  std::shared_ptr<const CompileResult> frontend(const DocumentSnapshot &document,
+                                                uint64_t generation);
+  /// Runs the stages after `base`'s last product, up to target, on its
+  /// kernel `index` alone. The products go to the caches, where assemble()
+  /// finds them by key.
+  KernelRun generateKernel(const CompileResult &base, size_t index);
+  /// The complete result of `base` (from check() or frontend()): the stages
+  /// it lacks, from the caches (a kernel no unit made compiles now), with
+  /// what `runs` compiled shown as compiled.
+  std::shared_ptr<const CompileResult>
+  assemble(const CompileResult &base, llvm::ArrayRef<KernelRun> runs);
 
   /// Kernel products held for reuse.
   size_t cachedProducts() const { return checkedProducts + targetProducts; }
   /// Forgets the products held for reuse, and compiles in a fresh MLIR
   /// context from now on: the next compile builds every kernel again.
-  /// Neither check() nor generate() may be running, and generate() may not
-  /// run on a result of an earlier check() (a generation queued before must
-  /// be dropped).
+  /// Nothing of this compiler may be running, and no result made before may
+  /// be a base of generateKernel() or assemble() again.
   void releaseProducts();
 
 private:
@@ -120,6 +145,15 @@ private:
   /// when the stage failed.
   bool runStageOn(StageId stage, CompileResult &result,
                   ProductCache &stageCache);
+  /// Runs the stages after semantic that `result` lacks, up to stopAfter
+  /// (`checkOnly`: up to kernel), stopping early when `cancelled` is set;
+  /// false when cancelled, else whether every stage succeeded in `ok`.
+  bool runLaterStages(CompileResult &result, bool checkOnly,
+                      const std::atomic<bool> &cancelled,
+                      const StageCallback &onStage, bool &ok);
+  ProductCache &cacheOf(StageId stage) {
+    return stage == StageId::Target ? targetCache : cache;
+  }
   /// Keeps in `stageCache` only the products of `stages` in `latest`, once
   /// older ones outnumber them.
   static void trimCache(ProductCache &stageCache, const CompileResult &latest,

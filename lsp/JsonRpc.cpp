@@ -96,8 +96,11 @@ void RpcConnection::call(const std::string &method, json params,
 }
 
 void RpcConnection::finish(const std::string &idKey) {
-  std::lock_guard<std::mutex> lock(mutex);
-  inFlight.erase(idKey);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    inFlight.erase(idKey);
+  }
+  answered.notify_all();
 }
 
 bool RpcConnection::handle(FramedMessage message) {
@@ -157,11 +160,7 @@ bool RpcConnection::handle(FramedMessage message) {
   }
   auto handler = notificationHandlers.find(name);
   if (handler != notificationHandlers.end()) {
-    // A notification cannot be answered: a malformed one is dropped.
-    try {
-      handler->second(params);
-    } catch (const json::exception &) {
-    }
+    handler->second(params);
   }
   // Unknown notifications (including every other "$/" one) are ignored, as
   // the specification asks.
@@ -184,14 +183,13 @@ void RpcConnection::dispatchRequest(const json &id, const std::string &method,
     std::lock_guard<std::mutex> lock(mutex);
     inFlight[state->idKey] = state->cancelled;
   }
-  // A handler decodes its params with nlohmann/json, which throws on a
-  // mismatched type: that is the client's error, and the server keeps going.
-  Reply reply(std::move(state));
-  try {
-    handler->second(params, reply);
-  } catch (const json::exception &e) {
-    reply(RpcError{ErrorCode::InvalidParams,
-                   std::string("invalid params: ") + e.what()});
+  std::string idKey = state->idKey;
+  // Handlers decode their params without exceptions (Params.h) and answer
+  // InvalidParams themselves.
+  handler->second(params, Reply(std::move(state)));
+  if (inOrder) {
+    std::unique_lock<std::mutex> lock(mutex);
+    answered.wait(lock, [&] { return !inFlight.count(idKey); });
   }
 }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -70,6 +71,10 @@ public:
 
   explicit RpcConnection(Transport &transport) : transport(transport) {}
 
+  /// Every request is answered before the next message is read, so the
+  /// output follows the input's order (for -lit-test).
+  void answerInOrder() { inOrder = true; }
+
   void onRequest(std::string method, RequestHandler handler);
   void onNotification(std::string method, NotificationHandler handler);
 
@@ -102,6 +107,8 @@ private:
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> inFlight;
   std::map<std::string, ResponseHandler> awaitingResponse;
   int nextCallId = 0;
+  bool inOrder = false;
+  std::condition_variable answered;
   std::atomic<bool> stopped{false};
 };
 

@@ -12,50 +12,44 @@
 using namespace accy;
 using namespace accy::lsp;
 
-LSPServer::LSPServer(Transport &transport, ServerOptions options)
+LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
     : connection(transport), progress(connection),
       server(std::make_unique<AccyServer>(
           std::move(options), static_cast<ServerCallbacks &>(*this))) {
+  if (inOrder)
+    connection.answerInOrder();
+  // The lifecycle's own methods run in any state.
   connection.onRequest("initialize", [this](const json &p, Reply r) {
-    onInitialize(p, std::move(r));
+    InitializeParams params;
+    std::string error;
+    if (!fromJSON(p, params, error))
+      return r(RpcError{ErrorCode::InvalidParams, error});
+    onInitialize(params, std::move(r));
   });
-  connection.onRequest("shutdown", [this](const json &p, Reply r) {
-    onShutdown(p, std::move(r));
+  connection.onRequest("shutdown",
+                       [this](const json &, Reply r) { onShutdown(std::move(r)); });
+  connection.onNotification("exit", [this](const json &) { onExit(); });
+  connection.onNotification("initialized", [this](const json &) {
+    if (lifecycle.load() == Lifecycle::Running)
+      onInitialized();
   });
-  connection.onNotification("exit", [this](const json &p) { onExit(p); });
-  notification("initialized", [this](const json &p) { onInitialized(p); });
-  notification("textDocument/didOpen", [this](const json &p) { onDidOpen(p); });
-  notification("textDocument/didChange",
-               [this](const json &p) { onDidChange(p); });
-  notification("textDocument/didClose",
-               [this](const json &p) { onDidClose(p); });
+  notification("textDocument/didOpen", &LSPServer::onDidOpen);
+  notification("textDocument/didChange", &LSPServer::onDidChange);
+  notification("textDocument/didClose", &LSPServer::onDidClose);
   notification("workspace/didChangeWatchedFiles",
-               [this](const json &p) { onDidChangeWatchedFiles(p); });
+               &LSPServer::onDidChangeWatchedFiles);
   // Saving changes nothing the server does not already have.
-  notification("textDocument/didSave", [](const json &) {});
-  request("textDocument/hover",
-          [this](const json &p, Reply r) { onHover(p, std::move(r)); });
-  request("textDocument/inlayHint",
-          [this](const json &p, Reply r) { onInlayHint(p, std::move(r)); });
-  request("textDocument/documentSymbol", [this](const json &p, Reply r) {
-    onDocumentSymbol(p, std::move(r));
-  });
-  request("textDocument/definition",
-          [this](const json &p, Reply r) { onDefinition(p, std::move(r)); });
-  request("textDocument/semanticTokens/full", [this](const json &p, Reply r) {
-    onSemanticTokens(p, std::move(r));
-  });
-  request("textDocument/completion",
-          [this](const json &p, Reply r) { onCompletion(p, std::move(r)); });
-  request("textDocument/signatureHelp", [this](const json &p, Reply r) {
-    onSignatureHelp(p, std::move(r));
-  });
-  request("textDocument/diagnostic",
-          [this](const json &p, Reply r) { onDiagnostic(p, std::move(r)); });
-  request("accy/stageOutput",
-          [this](const json &p, Reply r) { onStageOutput(p, std::move(r)); });
-  request("accy/stats",
-          [this](const json &p, Reply r) { onStats(p, std::move(r)); });
+  connection.onNotification("textDocument/didSave", [](const json &) {});
+  request("textDocument/hover", &LSPServer::onHover);
+  request("textDocument/inlayHint", &LSPServer::onInlayHint);
+  request("textDocument/documentSymbol", &LSPServer::onDocumentSymbol);
+  request("textDocument/definition", &LSPServer::onDefinition);
+  request("textDocument/semanticTokens/full", &LSPServer::onSemanticTokens);
+  request("textDocument/completion", &LSPServer::onCompletion);
+  request("textDocument/signatureHelp", &LSPServer::onSignatureHelp);
+  request("textDocument/diagnostic", &LSPServer::onDiagnostic);
+  request("accy/stageOutput", &LSPServer::onStageOutput);
+  request("accy/stats", &LSPServer::onStats);
 }
 
 LSPServer::~LSPServer() = default;
@@ -67,10 +61,10 @@ int LSPServer::run() {
   return exitRequested && lifecycle == Lifecycle::ShutDown ? 0 : 1;
 }
 
+template <typename Params>
 void LSPServer::request(const std::string &method,
-                        RpcConnection::RequestHandler handler) {
-  connection.onRequest(method, [this, handler = std::move(handler)](
-                                   const json &params, Reply reply) {
+                        void (LSPServer::*handler)(const Params &, Reply)) {
+  connection.onRequest(method, [this, handler](const json &raw, Reply reply) {
     switch (lifecycle.load()) {
     case Lifecycle::Uninitialized:
       return reply(RpcError{ErrorCode::ServerNotInitialized,
@@ -79,18 +73,30 @@ void LSPServer::request(const std::string &method,
       return reply(RpcError{ErrorCode::InvalidRequest,
                             "the server is shutting down"});
     case Lifecycle::Running:
-      return handler(params, std::move(reply));
+      break;
     }
+    Params params;
+    std::string error;
+    if (!fromJSON(raw, params, error))
+      return reply(RpcError{ErrorCode::InvalidParams, "invalid params: " + error});
+    (this->*handler)(params, std::move(reply));
   });
 }
 
+template <typename Params>
 void LSPServer::notification(const std::string &method,
-                             RpcConnection::NotificationHandler handler) {
-  connection.onNotification(method, [this, handler = std::move(handler)](
-                                        const json &params) {
+                             void (LSPServer::*handler)(const Params &)) {
+  connection.onNotification(method, [this, method, handler](const json &raw) {
     // Notifications outside the initialized window are dropped.
-    if (lifecycle.load() == Lifecycle::Running)
-      handler(params);
+    if (lifecycle.load() != Lifecycle::Running)
+      return;
+    Params params;
+    std::string error;
+    if (!fromJSON(raw, params, error))
+      return connection.notify(
+          "window/logMessage",
+          {{"type", 1}, {"message", method + " dropped: invalid params: " + error}});
+    (this->*handler)(params);
   });
 }
 
@@ -133,42 +139,19 @@ static Callback<std::optional<T>> replyWithOptional(Reply reply) {
       });
 }
 
-static std::string uriOf(const json &params) {
-  return params.at("textDocument").at("uri").get<std::string>();
-}
-
 //===----------------------------------------------------------------------===//
 // Lifecycle
 //===----------------------------------------------------------------------===//
 
-/// Reads capabilities.a.b... as a bool (false when absent).
-static bool capability(const json &capabilities,
-                       std::initializer_list<const char *> path) {
-  const json *at = &capabilities;
-  for (const char *key : path) {
-    if (!at->is_object() || !at->contains(key))
-      return false;
-    at = &(*at)[key];
-  }
-  return at->is_boolean() && at->get<bool>();
-}
-
-void LSPServer::onInitialize(const json &params, Reply reply) {
+void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
   if (lifecycle.load() != Lifecycle::Uninitialized)
     return reply(RpcError{ErrorCode::InvalidRequest,
                           "initialize was already received"});
-  json capabilities = params.value("capabilities", json::object());
-  PositionEncoding encoding = PositionEncoding::Utf16;
-  const json general = capabilities.value("general", json::object());
-  if (general.is_object())
-    for (const json &offered :
-         general.value("positionEncodings", json::array()))
-      if (offered == "utf-8")
-        encoding = PositionEncoding::Utf8;
+  PositionEncoding encoding =
+      params.offersUtf8 ? PositionEncoding::Utf8 : PositionEncoding::Utf16;
   server->setEncoding(encoding);
-  progress.enable(capability(capabilities, {"window", "workDoneProgress"}));
-  watchFilesDynamically = capability(
-      capabilities, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
+  progress.enable(params.workDoneProgress);
+  watchFilesDynamically = params.watchFilesDynamically;
 
   json tokenLegend = {{"tokenTypes", semanticTokenTypes()},
                       {"tokenModifiers", semanticTokenModifiers()}};
@@ -194,7 +177,7 @@ void LSPServer::onInitialize(const json &params, Reply reply) {
   reply(std::move(result));
 }
 
-void LSPServer::onInitialized(const json &) {
+void LSPServer::onInitialized() {
   if (!watchFilesDynamically)
     return;
   // Imported files change on disk: ask to hear about every .accy file.
@@ -207,7 +190,7 @@ void LSPServer::onInitialized(const json &) {
                   [](const json &, const RpcError *) {});
 }
 
-void LSPServer::onShutdown(const json &, Reply reply) {
+void LSPServer::onShutdown(Reply reply) {
   if (lifecycle.load() == Lifecycle::Uninitialized)
     return reply(RpcError{ErrorCode::ServerNotInitialized,
                           "the server is not initialized yet"});
@@ -218,7 +201,7 @@ void LSPServer::onShutdown(const json &, Reply reply) {
   reply(json(nullptr));
 }
 
-void LSPServer::onExit(const json &) {
+void LSPServer::onExit() {
   exitRequested = true;
   connection.stop();
 }
@@ -227,41 +210,34 @@ void LSPServer::onExit(const json &) {
 // Documents
 //===----------------------------------------------------------------------===//
 
-void LSPServer::onDidOpen(const json &params) {
-  const json &doc = params.at("textDocument");
-  server->openDocument(doc.at("uri").get<std::string>(),
-                       doc.at("version").get<int64_t>(),
-                       doc.at("text").get<std::string>());
+void LSPServer::onDidOpen(const DidOpenParams &params) {
+  {
+    std::lock_guard<std::mutex> lock(openMutex);
+    openDocuments.insert(params.uri);
+  }
+  server->openDocument(params.uri, params.version, params.text);
 }
 
-void LSPServer::onDidChange(const json &params) {
-  std::vector<TextChange> changes;
-  for (const json &change : params.at("contentChanges")) {
-    TextChange c;
-    if (change.contains("range"))
-      c.range = rangeFromJson(change.at("range"));
-    c.text = change.at("text").get<std::string>();
-    changes.push_back(std::move(c));
-  }
-  const json &doc = params.at("textDocument");
+void LSPServer::onDidChange(const DidChangeParams &params) {
   if (std::optional<std::string> error =
-          server->changeDocument(doc.at("uri").get<std::string>(),
-                                 doc.at("version").get<int64_t>(), changes))
+          server->changeDocument(params.uri, params.version, params.changes))
     connection.notify("window/logMessage", {{"type", 2}, {"message", *error}});
 }
 
-void LSPServer::onDidClose(const json &params) {
-  std::string uri = uriOf(params);
-  server->closeDocument(uri);
+void LSPServer::onDidClose(const TextDocumentParams &params) {
+  server->closeDocument(params.uri);
   // Problems of a closed file are no longer the editor's to show.
+  std::lock_guard<std::mutex> lock(openMutex);
+  openDocuments.erase(params.uri);
   connection.notify("textDocument/publishDiagnostics",
-                    {{"uri", uri}, {"diagnostics", json::array()}});
+                    {{"uri", params.uri}, {"diagnostics", json::array()}});
 }
 
-void LSPServer::onDidChangeWatchedFiles(const json &params) {
+void LSPServer::onDidChangeWatchedFiles(
+    const DidChangeWatchedFilesParams &params) {
   std::vector<std::string> paths;
-  for (const json &change : params.at("changes"))
-    if (auto path = uriToPath(change.at("uri").get<std::string>()))
+  for (const std::string &uri : params.uris)
+    if (auto path = uriToPath(uri))
       paths.push_back(*path);
   server->filesChanged(paths);
 }
@@ -275,10 +251,12 @@ void LSPServer::publishDiagnostics(const std::string &uri, int64_t version,
   // After shutdown the client expects nothing but the answer to exit.
   if (lifecycle.load() == Lifecycle::ShutDown)
     return;
-  connection.notify("textDocument/publishDiagnostics",
-                    {{"uri", uri},
-                     {"version", version},
-                     {"diagnostics", json(diagnostics)}});
+  json params = {{"uri", uri},
+                 {"version", version},
+                 {"diagnostics", json(diagnostics)}};
+  std::lock_guard<std::mutex> lock(openMutex);
+  if (openDocuments.count(uri))
+    connection.notify("textDocument/publishDiagnostics", std::move(params));
 }
 
 void LSPServer::compileStarted(const std::string &uri, int64_t version,
@@ -302,69 +280,66 @@ void LSPServer::compileEnded(uint64_t compile, bool cancelled) {
 // Features
 //===----------------------------------------------------------------------===//
 
-void LSPServer::onHover(const json &params, Reply reply) {
-  Position pos = positionFromJson(params.at("position"));
+void LSPServer::onHover(const TextDocumentPositionParams &params, Reply reply) {
   AccyServer::CancelFlag cancelled = reply.cancelFlag();
-  server->hover(uriOf(params), pos, cancelled,
+  server->hover(params.uri, params.position, cancelled,
                 replyWithOptional<Hover>(std::move(reply)));
 }
 
-void LSPServer::onInlayHint(const json &params, Reply reply) {
-  Range range = rangeFromJson(params.at("range"));
-  server->inlayHints(uriOf(params), range,
+void LSPServer::onInlayHint(const InlayHintParams &params, Reply reply) {
+  server->inlayHints(params.uri, params.range,
                      replyWithJson<std::vector<InlayHint>>(std::move(reply)));
 }
 
-void LSPServer::onDocumentSymbol(const json &params, Reply reply) {
+void LSPServer::onDocumentSymbol(const TextDocumentParams &params, Reply reply) {
   server->documentSymbols(
-      uriOf(params), replyWithJson<std::vector<DocumentSymbol>>(std::move(reply)));
+      params.uri, replyWithJson<std::vector<DocumentSymbol>>(std::move(reply)));
 }
 
-void LSPServer::onDefinition(const json &params, Reply reply) {
-  Position pos = positionFromJson(params.at("position"));
-  server->definition(uriOf(params), pos,
+void LSPServer::onDefinition(const TextDocumentPositionParams &params,
+                             Reply reply) {
+  server->definition(params.uri, params.position,
                      replyWithOptional<Location>(std::move(reply)));
 }
 
-void LSPServer::onSemanticTokens(const json &params, Reply reply) {
+void LSPServer::onSemanticTokens(const TextDocumentParams &params, Reply reply) {
   server->semanticTokens(
-      uriOf(params),
+      params.uri,
       replyWith<std::vector<uint32_t>>(
           std::move(reply),
           [](const std::vector<uint32_t> &data) { return json{{"data", data}}; }));
 }
 
-void LSPServer::onCompletion(const json &params, Reply reply) {
-  Position pos = positionFromJson(params.at("position"));
+void LSPServer::onCompletion(const TextDocumentPositionParams &params,
+                             Reply reply) {
   server->completion(
-      uriOf(params), pos,
+      params.uri, params.position,
       replyWith<std::vector<CompletionItem>>(
           std::move(reply), [](const std::vector<CompletionItem> &items) {
             return json{{"isIncomplete", false}, {"items", items}};
           }));
 }
 
-void LSPServer::onSignatureHelp(const json &params, Reply reply) {
-  Position pos = positionFromJson(params.at("position"));
-  server->signatureHelp(uriOf(params), pos,
+void LSPServer::onSignatureHelp(const TextDocumentPositionParams &params,
+                                Reply reply) {
+  server->signatureHelp(params.uri, params.position,
                         replyWithOptional<SignatureHelp>(std::move(reply)));
 }
 
-void LSPServer::onDiagnostic(const json &params, Reply reply) {
+void LSPServer::onDiagnostic(const TextDocumentParams &params, Reply reply) {
   AccyServer::CancelFlag cancelled = reply.cancelFlag();
   server->diagnostics(
-      uriOf(params), cancelled,
+      params.uri, cancelled,
       replyWith<std::vector<lsp::Diagnostic>>(
           std::move(reply), [](const std::vector<lsp::Diagnostic> &items) {
             return json{{"kind", "full"}, {"items", items}};
           }));
 }
 
-void LSPServer::onStageOutput(const json &params, Reply reply) {
+void LSPServer::onStageOutput(const StageOutputParams &params, Reply reply) {
   AccyServer::CancelFlag cancelled = reply.cancelFlag();
   server->stageOutput(
-      params.at("uri").get<std::string>(), params.at("kernel").get<std::string>(),
-      params.at("stage").get<std::string>(), cancelled,
+      params.uri, params.kernel, params.stage, cancelled,
       replyWith<std::string>(std::move(reply), [](const std::string &text) {
         return json{{"text", text}};
       }));
@@ -380,11 +355,10 @@ static json kernelRecordsJson(const StageRecord &record) {
   return kernels;
 }
 
-void LSPServer::onStats(const json &params, Reply reply) {
-  std::string uri = params.at("uri").get<std::string>();
+void LSPServer::onStats(const StatsParams &params, Reply reply) {
   AccyServer::CancelFlag cancelled = reply.cancelFlag();
   server->stats(
-      uri, cancelled,
+      params.uri, cancelled,
       replyWith<AccyServer::Stats>(
           std::move(reply), [](const AccyServer::Stats &stats) {
             json stages = json::array();
@@ -402,6 +376,10 @@ void LSPServer::onStats(const json &params, Reply reply) {
                   {"cancelled", stats.counters.cancelled},
                   {"finished", stats.counters.finished}}},
                 {"cachedProducts", stats.counters.cachedProducts},
+                {"codegenUnits",
+                 {{"run", stats.counters.unitsRun},
+                  {"kept", stats.counters.unitsKept},
+                  {"dropped", stats.counters.unitsDropped}}},
                 {"debounceMs", stats.debounce.count()},
                 {"stages", std::move(stages)}};
           }));

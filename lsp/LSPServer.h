@@ -11,15 +11,20 @@
 
 #include "AccyServer.h"
 #include "JsonRpc.h"
+#include "Params.h"
 #include "Progress.h"
 
 #include <memory>
+#include <mutex>
+#include <set>
 
 namespace accy::lsp {
 
 class LSPServer : private ServerCallbacks {
 public:
-  LSPServer(Transport &transport, ServerOptions options);
+  /// `inOrder`: each request is answered before the next message is read
+  /// (-lit-test).
+  LSPServer(Transport &transport, ServerOptions options, bool inOrder = false);
   ~LSPServer();
 
   /// Serves until `exit` or the end of the stream; the process exit code:
@@ -38,30 +43,35 @@ private:
   void compileEnded(uint64_t compile, bool cancelled) override;
 
   /// Registers a request handler that runs only while the server is
-  /// initialized and not shut down.
-  void request(const std::string &method, RpcConnection::RequestHandler handler);
-  /// Registers a notification handler, dropped outside that window.
+  /// initialized and not shut down, with its params decoded (InvalidParams
+  /// when they are malformed).
+  template <typename Params>
+  void request(const std::string &method,
+               void (LSPServer::*handler)(const Params &, Reply));
+  /// Registers a notification handler, dropped outside that window; a
+  /// notification whose params are malformed is logged and dropped.
+  template <typename Params>
   void notification(const std::string &method,
-                    RpcConnection::NotificationHandler handler);
+                    void (LSPServer::*handler)(const Params &));
 
-  void onInitialize(const json &params, Reply reply);
-  void onInitialized(const json &params);
-  void onShutdown(const json &params, Reply reply);
-  void onExit(const json &params);
-  void onDidOpen(const json &params);
-  void onDidChange(const json &params);
-  void onDidClose(const json &params);
-  void onDidChangeWatchedFiles(const json &params);
-  void onHover(const json &params, Reply reply);
-  void onInlayHint(const json &params, Reply reply);
-  void onDocumentSymbol(const json &params, Reply reply);
-  void onDefinition(const json &params, Reply reply);
-  void onSemanticTokens(const json &params, Reply reply);
-  void onCompletion(const json &params, Reply reply);
-  void onSignatureHelp(const json &params, Reply reply);
-  void onDiagnostic(const json &params, Reply reply);
-  void onStageOutput(const json &params, Reply reply);
-  void onStats(const json &params, Reply reply);
+  void onInitialize(const InitializeParams &params, Reply reply);
+  void onInitialized();
+  void onShutdown(Reply reply);
+  void onExit();
+  void onDidOpen(const DidOpenParams &params);
+  void onDidChange(const DidChangeParams &params);
+  void onDidClose(const TextDocumentParams &params);
+  void onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params);
+  void onHover(const TextDocumentPositionParams &params, Reply reply);
+  void onInlayHint(const InlayHintParams &params, Reply reply);
+  void onDocumentSymbol(const TextDocumentParams &params, Reply reply);
+  void onDefinition(const TextDocumentPositionParams &params, Reply reply);
+  void onSemanticTokens(const TextDocumentParams &params, Reply reply);
+  void onCompletion(const TextDocumentPositionParams &params, Reply reply);
+  void onSignatureHelp(const TextDocumentPositionParams &params, Reply reply);
+  void onDiagnostic(const TextDocumentParams &params, Reply reply);
+  void onStageOutput(const StageOutputParams &params, Reply reply);
+  void onStats(const StatsParams &params, Reply reply);
 
   RpcConnection connection;
   ProgressReporter progress;
@@ -69,6 +79,12 @@ private:
   std::atomic<Lifecycle> lifecycle{Lifecycle::Uninitialized};
   bool exitRequested = false;
   bool watchFilesDynamically = false;
+  /// The documents the client has open. A worker's publication and the
+  /// clearing on didClose are each sent under this lock (the protocol
+  /// layer's own, around the send only), so nothing published for a
+  /// document can follow its clearing.
+  std::mutex openMutex;
+  std::set<std::string> openDocuments;
 };
 
 } // namespace accy::lsp

@@ -81,11 +81,3 @@ void accy::lsp::to_json(json &j, const SignatureHelp &s) {
        {"activeSignature", 0},
        {"activeParameter", s.activeParameter}};
 }
-
-Position accy::lsp::positionFromJson(const json &j) {
-  return {j.at("line").get<unsigned>(), j.at("character").get<unsigned>()};
-}
-
-Range accy::lsp::rangeFromJson(const json &j) {
-  return {positionFromJson(j.at("start")), positionFromJson(j.at("end"))};
-}

@@ -101,11 +101,6 @@ void to_json(nlohmann::json &j, const DocumentSymbol &s);
 void to_json(nlohmann::json &j, const CompletionItem &c);
 void to_json(nlohmann::json &j, const SignatureHelp &s);
 
-/// Reads {line, character}; throws nlohmann's type_error when malformed
-/// (the RPC layer answers InvalidParams).
-Position positionFromJson(const nlohmann::json &j);
-Range rangeFromJson(const nlohmann::json &j);
-
 } // namespace accy::lsp
 
 #endif // ACCY_LSP_PROTOCOL_H

@@ -1,153 +1,136 @@
-//===- Scheduler.cpp - One worker per document, debounced -----------------===//
+//===- Scheduler.cpp - The open documents' workers ------------------------===//
 
 #include "Scheduler.h"
 
 #include <algorithm>
-#include <optional>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
+using namespace accy;
 using namespace accy::lsp;
 
-DebouncePolicy::Duration DebouncePolicy::next() const {
-  if (!any)
-    return min;
-  auto wanted = Duration(static_cast<int64_t>(averageMs));
-  return std::clamp(wanted, min, max);
-}
-
-void DebouncePolicy::record(std::chrono::duration<double> compileTime) {
-  double ms = compileTime.count() * 1e3;
-  // An exponential average: recent compiles matter most.
-  averageMs = any ? 0.7 * averageMs + 0.3 * ms : ms;
-  any = true;
-}
-
-class Scheduler::Worker {
-public:
-  Worker() : thread([this] { loop(); }) {}
-  ~Worker() {
-    stop();
-    thread.join();
-  }
-
-  void schedule(Job job, bool immediate) {
-    std::lock_guard<std::mutex> lock(mutex);
-    pending = std::move(job);
-    pendingImmediate = immediate;
-    pendingSince = std::chrono::steady_clock::now();
-    ++generation;
-    if (running)
-      running->store(true);
-    wake.notify_all();
-  }
-
-  void stop() {
-    std::lock_guard<std::mutex> lock(mutex);
-    stopping = true;
-    pending.reset();
-    if (running)
-      running->store(true);
-    wake.notify_all();
-  }
-
-  bool finished() const { return done.load(); }
-
-  std::chrono::milliseconds debounce() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return policy.next();
-  }
-
-private:
-  void loop() {
-    std::unique_lock<std::mutex> lock(mutex);
-    for (;;) {
-      wake.wait(lock, [&] { return stopping || pending; });
-      if (stopping)
-        break;
-      // Debounce: wait until no newer edit has come for the whole delay,
-      // counted from the newest edit, as clangd's deadline is.
-      while (!pendingImmediate && !stopping) {
-        auto before = generation;
-        bool changed =
-            wake.wait_until(lock, pendingSince + policy.next(), [&] {
-              return stopping || generation != before;
-            });
-        if (!changed)
-          break;
-      }
-      if (stopping)
-        break;
-      Job job = std::move(*pending);
-      bool immediate = pendingImmediate;
-      pending.reset();
-      auto flag = std::make_shared<std::atomic<bool>>(false);
-      running = flag;
-      lock.unlock();
-      std::optional<std::chrono::duration<double>> took = job(*flag);
-      lock.lock();
-      running.reset();
-      // Only edits teach the debounce: the first compile of a document
-      // builds every kernel, which no later edit does.
-      if (took && !immediate)
-        policy.record(*took);
-    }
-    done = true;
-  }
-
-  std::mutex mutex;
-  std::condition_variable wake;
-  std::optional<Job> pending;
-  bool pendingImmediate = false;
-  std::chrono::steady_clock::time_point pendingSince;
-  uint64_t generation = 0;
-  bool stopping = false;
-  std::shared_ptr<std::atomic<bool>> running;
-  DebouncePolicy policy;
-  std::atomic<bool> done{false};
-  std::thread thread; // Last: starts after every member above exists.
-
-  friend class Scheduler;
-};
-
-Scheduler::Scheduler() = default;
+Scheduler::Scheduler(CompileOptions options, unsigned retainedDocuments,
+                     llvm::ThreadPoolInterface &pool,
+                     ServerCallbacks &callbacks,
+                     std::function<PositionEncoding()> encoding)
+    : options(std::move(options)),
+      retainedDocuments(std::max(1u, retainedDocuments)),
+      serverCallbacks(callbacks), encodingOf(std::move(encoding)),
+      compilePool(pool) {}
 
 Scheduler::~Scheduler() {
-  std::lock_guard<std::mutex> lock(mutex);
-  for (auto &entry : workers)
-    entry.second->stop();
-  workers.clear();
-  retired.clear();
+  std::vector<std::shared_ptr<DocumentWorker>> all;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto &entry : open)
+      all.push_back(std::move(entry.second));
+    open.clear();
+    all.insert(all.end(), retired.begin(), retired.end());
+    retired.clear();
+  }
+  for (const auto &worker : all)
+    worker->stop();
+  all.clear(); // joins each worker
 }
 
-void Scheduler::schedule(const std::string &key, Job job, bool immediate) {
-  std::lock_guard<std::mutex> lock(mutex);
-  reapRetired();
-  std::unique_ptr<Worker> &worker = workers[key];
-  if (!worker)
-    worker = std::make_unique<Worker>();
-  worker->schedule(std::move(job), immediate);
+void Scheduler::update(std::shared_ptr<const DocumentSnapshot> snapshot,
+                       bool immediate) {
+  std::shared_ptr<DocumentWorker> worker;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    reapRetired();
+    std::shared_ptr<DocumentWorker> &slotOf = open[snapshot->uri];
+    if (!slotOf)
+      slotOf = std::make_shared<DocumentWorker>(snapshot, options, &compilePool,
+                                                slot, *this);
+    worker = slotOf;
+  }
+  worker->touch(++activity);
+  if (!immediate)
+    slot.userActive();
+  worker->update(std::move(snapshot), immediate);
 }
 
-void Scheduler::remove(const std::string &key) {
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = workers.find(key);
-  if (it == workers.end())
-    return;
-  it->second->stop();
-  retired.push_back(std::move(it->second));
-  workers.erase(it);
-  reapRetired();
+void Scheduler::remove(const std::string &uri) {
+  std::shared_ptr<DocumentWorker> worker;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = open.find(uri);
+    if (it == open.end())
+      return;
+    worker = std::move(it->second);
+    open.erase(it);
+    retainedOrder.erase(
+        std::remove(retainedOrder.begin(), retainedOrder.end(), uri),
+        retainedOrder.end());
+    retired.push_back(worker);
+    reapRetired();
+  }
+  worker->stop();
 }
 
-std::chrono::milliseconds Scheduler::debounceOf(const std::string &key) {
+std::shared_ptr<DocumentWorker> Scheduler::worker(const std::string &uri) {
+  std::shared_ptr<DocumentWorker> worker;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = open.find(uri);
+    if (it == open.end())
+      return nullptr;
+    worker = it->second;
+  }
+  // A request on a document: the editor shows it.
+  worker->touch(++activity);
+  return worker;
+}
+
+std::vector<std::shared_ptr<DocumentWorker>> Scheduler::workers() {
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = workers.find(key);
-  return it == workers.end() ? DebouncePolicy().next() : it->second->debounce();
+  std::vector<std::shared_ptr<DocumentWorker>> all;
+  for (const auto &entry : open)
+    all.push_back(entry.second);
+  return all;
+}
+
+void Scheduler::checked(const std::string &uri) {
+  // Its diagnostics are about to show: the next keystroke may come soon.
+  slot.userActive();
+  std::vector<std::shared_ptr<DocumentWorker>> released;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    retainedOrder.erase(
+        std::remove(retainedOrder.begin(), retainedOrder.end(), uri),
+        retainedOrder.end());
+    retainedOrder.insert(retainedOrder.begin(), uri);
+    while (retainedOrder.size() > retainedDocuments) {
+      auto it = open.find(retainedOrder.back());
+      if (it != open.end())
+        released.push_back(it->second);
+      retainedOrder.pop_back();
+    }
+  }
+  // The caller holds the slot, so no compile of theirs runs.
+  for (const std::shared_ptr<DocumentWorker> &worker : released)
+    worker->releaseProducts();
+#if defined(__GLIBC__)
+  // Hand the released products' pages back, so the next compile does not
+  // grow the process from a higher base.
+  if (!released.empty())
+    malloc_trim(0);
+#endif
+}
+
+bool Scheduler::retains(const std::string &uri) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return std::find(retainedOrder.begin(), retainedOrder.end(), uri) !=
+         retainedOrder.end();
 }
 
 void Scheduler::reapRetired() {
-  // Joining a finished worker does not block the I/O thread.
+  // Dropping a finished worker joins a thread that has ended: the I/O
+  // thread does not block.
   retired.erase(std::remove_if(retired.begin(), retired.end(),
-                               [](const std::unique_ptr<Worker> &w) {
+                               [](const std::shared_ptr<DocumentWorker> &w) {
                                  return w->finished();
                                }),
                 retired.end());

@@ -1,75 +1,81 @@
-//===- Scheduler.h - One worker per document, debounced ---------*- C++ -*-===//
+//===- Scheduler.h - The open documents' workers ----------------*- C++ -*-===//
 //
-// Like clangd's TUScheduler: every open document has a worker thread that
-// runs its compiles, so compiles never run on the I/O thread. Edits are
-// debounced: a compile starts once no newer edit has come for the delay,
-// counted from the edit (so the delay overlaps a compile still running),
-// and the delay adapts to how long the document's compiles take to reach
-// their diagnostics, between 50 and 500 ms. An edit that arrives while a
-// compile runs sets that compile's cancellation flag, and only the newest
-// version is built. The scheduler knows nothing of compiling: it runs the
-// job it is given.
+// Like clangd's TUScheduler: owns one DocumentWorker per open document
+// (which holds that document's state and runs its compiles on its own
+// thread), the compile slot they share (checks of any document before any
+// background code generation), and the retention of products: only the
+// documents checked most recently keep theirs, like clangd's retained ASTs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_SCHEDULER_H
 #define ACCY_LSP_SCHEDULER_H
 
+#include "CompileSlot.h"
+#include "DocumentWorker.h"
+
+#include "llvm/Support/ThreadPool.h"
+
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace accy::lsp {
 
-/// The delay between an edit and its compile: the recent time from a
-/// compile's start to its diagnostics, clamped to [min, max].
-class DebouncePolicy {
+class Scheduler : public WorkerHost {
 public:
-  using Duration = std::chrono::milliseconds;
-  Duration min{50}, max{500};
-  Duration next() const;
-  void record(std::chrono::duration<double> compileTime);
-
-private:
-  double averageMs = 0;
-  bool any = false;
-};
-
-class Scheduler {
-public:
-  /// Builds one version; must return soon after `cancelled` is set. Returns
-  /// how long the compile took to reach its diagnostics, which the debounce
-  /// learns from, or nothing when it was cancelled first.
-  using Job = std::function<std::optional<std::chrono::duration<double>>(
-      const std::atomic<bool> &cancelled)>;
-
-  Scheduler();
+  /// `retainedDocuments`: how many documents keep their products (at
+  /// least one). Kernels of one stage compile in parallel on `pool`, which
+  /// must outlive every result. `encoding` is asked when diagnostics are
+  /// made.
+  Scheduler(CompileOptions options, unsigned retainedDocuments,
+            llvm::ThreadPoolInterface &pool, ServerCallbacks &callbacks,
+            std::function<PositionEncoding()> encoding);
+  /// Stops every worker and waits for them.
   ~Scheduler();
 
-  /// Schedules `job` for `key` (a document), replacing a pending one and
-  /// cancelling a running one. `immediate` skips the debounce (a newly
-  /// opened document).
-  void schedule(const std::string &key, Job job, bool immediate);
+  /// A document opened (checked at once) or changed (after the debounce).
+  void update(std::shared_ptr<const DocumentSnapshot> snapshot,
+              bool immediate);
   /// Cancels and forgets the document's work; its thread ends in the
   /// background.
-  void remove(const std::string &key);
-  /// The debounce the document's next edit will get.
-  std::chrono::milliseconds debounceOf(const std::string &key);
+  void remove(const std::string &uri);
+  /// The document's worker, marked as just used (its background work goes
+  /// first); null when it is not open.
+  std::shared_ptr<DocumentWorker> worker(const std::string &uri);
+  /// Every open document's worker.
+  std::vector<std::shared_ptr<DocumentWorker>> workers();
+
+  // WorkerHost, for the workers.
+  void checked(const std::string &uri) override;
+  bool retains(const std::string &uri) override;
+  PositionEncoding encoding() override { return encodingOf(); }
+  uint64_t nextCompileId() override { return nextCompile++; }
+  ServerCallbacks &callbacks() override { return serverCallbacks; }
 
 private:
-  class Worker;
-  std::mutex mutex;
-  std::map<std::string, std::unique_ptr<Worker>> workers;
-  /// Removed workers still finishing a compile.
-  std::vector<std::unique_ptr<Worker>> retired;
   void reapRetired();
+
+  CompileOptions options;
+  unsigned retainedDocuments;
+  ServerCallbacks &serverCallbacks;
+  std::function<PositionEncoding()> encodingOf;
+  llvm::ThreadPoolInterface &compilePool;
+  /// Background code generation waits this long after the last edit or
+  /// check: a typist's keystrokes come every 300 ms or so.
+  CompileSlot slot{std::chrono::milliseconds(500)};
+  std::atomic<uint64_t> nextCompile{0};
+  std::atomic<uint64_t> activity{0};
+
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<DocumentWorker>> open;
+  /// Removed workers still finishing a compile.
+  std::vector<std::shared_ptr<DocumentWorker>> retired;
+  /// Documents holding products, most recently checked first.
+  std::vector<std::string> retainedOrder;
 };
 
 } // namespace accy::lsp

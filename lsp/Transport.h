@@ -32,6 +32,11 @@ public:
 /// standard error, so that nothing else can corrupt the message stream.
 std::unique_ptr<Transport> createStdioTransport();
 
+/// Reads messages without headers from stdin, separated by `// -----`
+/// lines (other `//` lines are comments), and writes framed, pretty-printed
+/// messages to stdout: accy-lsp -lit-test, for FileCheck tests.
+std::unique_ptr<Transport> createLitTestTransport();
+
 /// Listens on 127.0.0.1:`port` (0 picks a free port), reports the port on
 /// standard error, and serves the first connection. Null with `error` set
 /// when the port cannot be bound.

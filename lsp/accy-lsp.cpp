@@ -25,21 +25,21 @@ static const char *kUsage =
     "  --listen PORT      serve one client over TCP on 127.0.0.1:PORT\n"
     "                     (0: any free port, printed on stderr)\n"
     "  --check FILE       run every feature on FILE and print the results\n"
+    "  -lit-test          read messages without headers from stdin, split by\n"
+    "                     '// -----' lines; answer each request before the\n"
+    "                     next (for FileCheck tests)\n"
     "  -I DIR             search DIR for imports\n"
     "  --target LIST      targets of the compile (default host,sm_90)\n"
     "  --retained-documents N\n"
     "                     documents whose stage products stay in memory for\n"
     "                     reuse (default 3; the others recompile every kernel)\n"
-    "  --background-codegen on|off\n"
-    "                     generate code (the target stage) on a thread of its\n"
-    "                     own, beside the next edit's checks (default: on with\n"
-    "                     more than 2 cores)\n"
     "  --version, --help\n";
 
 namespace {
 struct Arguments {
   std::optional<uint16_t> listenPort;
   std::optional<std::string> checkFile;
+  bool litTest = false;
   ServerOptions server;
 };
 } // namespace
@@ -70,6 +70,8 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
         return std::nullopt;
       }
       args.checkFile = v->str();
+    } else if (arg == "-lit-test" || arg == "--lit-test") {
+      args.litTest = true;
     } else if (arg == "-I") {
       auto v = value();
       if (!v) {
@@ -86,13 +88,6 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
         return std::nullopt;
       }
       args.server.retainedDocuments = count;
-    } else if (arg == "--background-codegen") {
-      auto v = value();
-      if (!v || (*v != "on" && *v != "off")) {
-        llvm::errs() << "accy-lsp: --background-codegen needs on or off\n";
-        return std::nullopt;
-      }
-      args.server.backgroundCodegen = *v == "on";
     } else if (arg == "--target") {
       auto v = value();
       llvm::SmallVector<llvm::StringRef> parts;
@@ -146,7 +141,9 @@ int main(int argc, char **argv) {
     return runCheck(*args->checkFile, args->server);
 
   std::unique_ptr<Transport> transport;
-  if (args->listenPort) {
+  if (args->litTest) {
+    transport = createLitTestTransport();
+  } else if (args->listenPort) {
     std::string error;
     transport = createLoopbackTransport(*args->listenPort, error);
     if (!transport) {
@@ -156,6 +153,6 @@ int main(int argc, char **argv) {
   } else {
     transport = createStdioTransport();
   }
-  LSPServer server(*transport, args->server);
+  LSPServer server(*transport, args->server, /*inOrder=*/args->litTest);
   return server.run();
 }

@@ -32,6 +32,7 @@ config.substitutions.append(("%accyc", config.accyc))
 # store; the store's own tests name a directory with --cache-dir.
 config.environment["ACCY_CACHE_DISABLE"] = "1"
 config.substitutions.append(("%accy-opt", config.accy_opt))
+config.substitutions.append(("%accy-lsp", config.accy_lsp))
 if config.accy_static_llvm:
     config.available_features.add("static-llvm")
 

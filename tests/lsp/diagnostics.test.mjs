@@ -154,3 +154,41 @@ test('a change of an imported file on disk recompiles the importer', async () =>
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('errors inside imported files land on the open document\'s import, with the place as related information', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accy-lsp-imported-'));
+  const a = path.join(dir, 'a.accy');
+  const b = path.join(dir, 'b.accy');
+  const c = path.join(dir, 'c.accy');
+  // The cycle a -> b -> a, and a bad fn in c (imported by a through b too).
+  const aText = '// a: imports b, then c\nconst A = 1.0;\nimport "b.accy";\nimport "c.accy";\n' +
+                'kernel k(x: f32[N]) -> f32[N] {\n  return twice(x) * A;\n}\n';
+  const bText = '// b\n\nimport "a.accy";\nconst B = 2.0;\n';
+  const cText = 'fn twice(x: f32[N]) -> f32[N] {\n  return x * Z;\n}\n';
+  fs.writeFileSync(a, aText);
+  fs.writeFileSync(b, bText);
+  fs.writeFileSync(c, cText);
+  const s = new Session();
+  try {
+    await s.initialize();
+    const uri = uriOf(a);
+    s.open(uri, aText);
+    const { diagnostics } = await s.diagnosticsFor(uri, 1);
+    assert.equal(diagnostics.length, 2, JSON.stringify(diagnostics));
+    const [cycle, unknown] = diagnostics;
+    assert.equal(cycle.code, 'E0025');
+    assert.match(cycle.message, /^in .*b\.accy:3: import cycle: /);
+    const importOfB = positionOf(aText, '"b.accy"');
+    assert.deepEqual(cycle.range, { start: importOfB, end: { line: importOfB.line, character: importOfB.character + '"b.accy"'.length } });
+    assert.equal(cycle.relatedInformation[0].location.uri, uriOf(b));
+    assert.deepEqual(cycle.relatedInformation[0].location.range.start, positionOf(bText, '"a.accy"'));
+    assert.equal(unknown.code, 'E0022');
+    assert.match(unknown.message, /^in .*c\.accy:2: unknown name 'Z'/);
+    assert.deepEqual(unknown.range.start, positionOf(aText, '"c.accy"'));
+    assert.equal(unknown.relatedInformation[0].location.uri, uriOf(c));
+    assert.deepEqual(unknown.relatedInformation[0].location.range.start, positionOf(cText, 'Z'));
+  } finally {
+    s.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

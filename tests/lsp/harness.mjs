@@ -23,7 +23,7 @@ export function serverPath() {
 const servers = new Set();
 after(() => { for (const server of servers) server.kill(); });
 
-/// Options every server of the run gets, e.g. ACCY_LSP_ARGS="--background-codegen on".
+/// Options every server of the run gets, e.g. ACCY_LSP_ARGS="--retained-documents 1".
 const extraArgs = (process.env.ACCY_LSP_ARGS ?? '').split(' ').filter(Boolean);
 
 function spawnServer(args = []) {

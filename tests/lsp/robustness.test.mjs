@@ -32,6 +32,43 @@ test('malformed JSON and non-objects get errors; the server goes on', async () =
   }
 });
 
+test('malformed params of every method get InvalidParams naming where; a malformed notification is dropped', async () => {
+  const c = new RawClient();
+  try {
+    c.send(initialize(1));
+    await c.response(1);
+    c.send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'accy', version: 1, text } } });
+    const cases = [
+      ['textDocument/hover', { textDocument: { uri }, position: { line: 'one', character: 0 } }, /params\.position\.line: expected an unsigned integer/],
+      ['textDocument/hover', { textDocument: { uri } }, /params\.position: expected a position/],
+      ['textDocument/definition', { textDocument: { uri: 7 }, position: { line: 0, character: 0 } }, /params\.textDocument\.uri: expected a string/],
+      ['textDocument/completion', { position: { line: 0, character: -1 } }, /params\.textDocument/],
+      ['textDocument/signatureHelp', { textDocument: { uri }, position: { line: 0, character: -1 } }, /params\.position\.character/],
+      ['textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 } } }, /params\.range\.end: expected a position/],
+      ['textDocument/documentSymbol', [], /params\.textDocument/],
+      ['textDocument/semanticTokens/full', { textDocument: null }, /params\.textDocument/],
+      ['textDocument/diagnostic', { textDocument: {} }, /params\.textDocument\.uri/],
+      ['accy/stageOutput', { uri, kernel: 'mlp' }, /params\.stage: expected a string/],
+      ['accy/stats', { uri: ['x'] }, /params\.uri: expected a string/],
+    ];
+    let id = 10;
+    for (const [method, params, message] of cases) {
+      c.send(request(++id, method, params));
+      const { error } = await c.response(id);
+      assert.equal(error?.code, ErrorCodes.InvalidParams, `${method} ${JSON.stringify(params)}`);
+      assert.match(error.message, message);
+    }
+    // A didChange whose change has no text: logged, dropped, version 1 stays.
+    c.send({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri, version: 2 }, contentChanges: [{ range: null }] } });
+    const logged = await c.next((m) => m.method === 'window/logMessage', 'the log of the dropped notification');
+    assert.match(logged.params.message, /textDocument\/didChange dropped: invalid params: params\.contentChanges\[0\]\.text: expected a string/);
+    c.send(request(++id, 'accy/stats', { uri }));
+    assert.equal((await c.response(id)).result.version, 1);
+  } finally {
+    c.kill();
+  }
+});
+
 test('a Content-Length that is too long, too short, huge or missing is a parse error, not the end', async () => {
   const c = new RawClient();
   try {

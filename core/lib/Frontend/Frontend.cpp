@@ -229,8 +229,7 @@ private:
   std::vector<SourceModule *> stack;
 };
 
-std::vector<Diagnostic> sortedDiagnostics(DiagnosticEngine &diags) {
-  std::vector<Diagnostic> out = diags.takeDiagnostics();
+std::vector<Diagnostic> sortedDiagnostics(std::vector<Diagnostic> out) {
   auto last = std::stable_partition(
       out.begin(), out.end(),
       [](const Diagnostic &d) { return d.code != DiagCode::TooManyErrors; });
@@ -241,6 +240,56 @@ std::vector<Diagnostic> sortedDiagnostics(DiagnosticEngine &diags) {
                      return a.range.begin < b.range.begin;
                    });
   return out;
+}
+
+/// The import of `main` through which `file` was loaded: the first, in
+/// source order, whose closure of imports (not back through `main`, as a
+/// cycle would) holds it; null if none does.
+const ImportEdge *importLeadingTo(const SourceModule &main, FileID file) {
+  for (const ImportEdge &edge : main.imports) {
+    std::vector<const SourceModule *> work;
+    std::set<const SourceModule *> seen = {&main};
+    if (edge.target)
+      work.push_back(edge.target);
+    while (!work.empty()) {
+      const SourceModule *m = work.back();
+      work.pop_back();
+      if (!seen.insert(m).second)
+        continue;
+      if (m->file == file)
+        return &edge;
+      for (const ImportEdge &next : m->imports)
+        if (next.target)
+          work.push_back(next.target);
+    }
+  }
+  return nullptr;
+}
+
+/// Moves each diagnostic inside an imported file onto the main file's
+/// import that brought that file in, naming the file and line, with the
+/// original place as its first note: whoever checks the main file sees it
+/// there (an editor shows only the open file's diagnostics).
+void anchorImportedDiagnostics(const CompilationUnit &unit,
+                               const SourceManager &sm,
+                               std::vector<Diagnostic> &diagnostics) {
+  const SourceModule *main = unit.mainModule();
+  if (!main)
+    return;
+  for (Diagnostic &d : diagnostics) {
+    if (!d.range.file.isValid() || d.range.file == main->file)
+      continue;
+    const ImportEdge *edge = importLeadingTo(*main, d.range.file);
+    if (!edge)
+      continue;
+    DiagnosticNote original{d.range, d.begin, d.end, "the error is here"};
+    d.message = "in " + sm.getPath(d.range.file).str() + ":" +
+                std::to_string(d.begin.line) + ": " + d.message;
+    d.range = edge->range;
+    d.begin = sm.getLineCol(edge->range.file, edge->range.begin);
+    d.end = sm.getLineCol(edge->range.file, edge->range.end);
+    d.notes.insert(d.notes.begin(), std::move(original));
+  }
 }
 
 FrontendResult analyze(llvm::StringRef path, std::optional<std::string> text,
@@ -255,14 +304,16 @@ FrontendResult analyze(llvm::StringRef path, std::optional<std::string> text,
       FileID placeholder = sm.addBuffer(path.str(), "");
       diags.error(DiagCode::FileNotReadable, SourceRange(placeholder, 0, 0),
                   "cannot read file '" + path.str() + "': " + why);
-      result.diagnostics = sortedDiagnostics(diags);
+      result.diagnostics = sortedDiagnostics(diags.takeDiagnostics());
       return result;
     }
   }
   loader.loadMain(path, std::move(*text));
   result.mainFile = result.unit.modules.front()->file;
   checkCompilationUnit(result.unit, diags, options.semaLimits);
-  result.diagnostics = sortedDiagnostics(diags);
+  std::vector<Diagnostic> found = diags.takeDiagnostics();
+  anchorImportedDiagnostics(result.unit, sm, found);
+  result.diagnostics = sortedDiagnostics(std::move(found));
   return result;
 }
 } // namespace

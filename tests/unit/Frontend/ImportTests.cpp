@@ -62,9 +62,17 @@ TEST_CASE("import cycles are reported naming the cycle", "[imports]") {
                     {"c.accy", "import \"main.accy\";\nconst C = 1;\n"}});
   REQUIRE(a->codes() == Codes{"E0025"});
   CHECK(a->messages()[0] ==
-        "import cycle: /virtual/main.accy -> /virtual/b.accy -> "
-        "/virtual/c.accy -> /virtual/main.accy");
-  CHECK(a->result.diagnostics[0].range.file != a->result.mainFile);
+        "in /virtual/c.accy:1: import cycle: /virtual/main.accy -> "
+        "/virtual/b.accy -> /virtual/c.accy -> /virtual/main.accy");
+  // Found in c.accy, reported on the main file's import that leads there,
+  // with the place in c.accy as a note.
+  const Diagnostic &d = a->result.diagnostics[0];
+  CHECK(d.range.file == a->result.mainFile);
+  CHECK(d.begin.line == 1);
+  CHECK(d.begin.col == 8);
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].range.file != a->result.mainFile);
+  CHECK(d.notes[0].begin.line == 1);
   auto self = analyze("import \"main.accy\";\n");
   CHECK(self->codes() == Codes{"E0025"});
 }
@@ -123,11 +131,15 @@ TEST_CASE("imports make consts and fns visible, not kernels or their "
   CHECK(b->result.unit.kernels().size() == 1);
 }
 
-TEST_CASE("errors in imported files carry their path", "[imports]") {
+TEST_CASE("errors in imported files are reported on the import, naming the file", "[imports]") {
   auto a = analyze("import \"lib.accy\";\n",
                    {{"lib.accy", "fn f(x: f32) -> f32 { return y; }\n"}});
   REQUIRE(a->codes() == Codes{"E0022"});
-  CHECK(a->text().rfind("/virtual/lib.accy:1:30-1:31: error[E0022]", 0) == 0);
+  CHECK(a->text().rfind("/virtual/main.accy:1:8-1:18: error[E0022]: in "
+                        "/virtual/lib.accy:1: unknown name 'y'",
+                        0) == 0);
+  CHECK(a->text().find("/virtual/lib.accy:1:30-1:31: note: the error is here") !=
+        std::string::npos);
 }
 
 namespace {

@@ -1,0 +1,97 @@
+//===- Params.h - The params of each request, decoded once ------*- C++ -*-===//
+//
+// Like mlir-lsp-server's fromJSON: every method's params are decoded here,
+// once, into a plain struct, without exceptions; a failure says what is
+// wrong and where ("params.position.line: expected an unsigned integer"),
+// and the protocol layer answers InvalidParams with it (or, for a
+// notification, logs it).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_LSP_PARAMS_H
+#define ACCY_LSP_PARAMS_H
+
+#include "DocumentStore.h"
+#include "LineIndex.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accy::lsp {
+
+struct InitializeParams {
+  /// The client lists "utf-8" in general.positionEncodings.
+  bool offersUtf8 = false;
+  bool workDoneProgress = false;
+  bool watchFilesDynamically = false;
+};
+
+struct DidOpenParams {
+  std::string uri;
+  int64_t version = 0;
+  std::string text;
+};
+
+struct DidChangeParams {
+  std::string uri;
+  int64_t version = 0;
+  std::vector<TextChange> changes;
+};
+
+struct DidChangeWatchedFilesParams {
+  std::vector<std::string> uris;
+};
+
+/// Params naming only a document (didClose, documentSymbol, semantic
+/// tokens, pull diagnostics).
+struct TextDocumentParams {
+  std::string uri;
+};
+
+/// A document and a position in it (hover, definition, completion,
+/// signature help).
+struct TextDocumentPositionParams {
+  std::string uri;
+  Position position;
+};
+
+struct InlayHintParams {
+  std::string uri;
+  Range range;
+};
+
+/// accy/stageOutput.
+struct StageOutputParams {
+  std::string uri, kernel, stage;
+};
+
+/// accy/stats.
+struct StatsParams {
+  std::string uri;
+};
+
+/// Each decodes `params`; false with `error` set when they are malformed.
+bool fromJSON(const nlohmann::json &params, InitializeParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, DidOpenParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, DidChangeParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, DidChangeWatchedFilesParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, TextDocumentParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, TextDocumentPositionParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, InlayHintParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, StageOutputParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, StatsParams &out,
+              std::string &error);
+
+} // namespace accy::lsp
+
+#endif // ACCY_LSP_PARAMS_H
