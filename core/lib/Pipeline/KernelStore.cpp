@@ -73,11 +73,12 @@ KernelStoreCounters::operator+=(const KernelStoreCounters &other) {
     mine.writes += theirs.writes;
     mine.corrupt += theirs.corrupt;
   }
+  bytes += other.bytes;
   return *this;
 }
 
-/// One line per stage: `STAGE HITS MISSES WRITES CORRUPT`. Unknown or
-/// malformed lines are skipped: the counters are informational.
+/// One line per stage: `STAGE HITS MISSES WRITES CORRUPT`, and `bytes N`.
+/// Unknown or malformed lines are skipped: the counters are informational.
 static KernelStoreCounters parseCounters(llvm::StringRef text) {
   KernelStoreCounters counters;
   llvm::SmallVector<llvm::StringRef> lines, fields;
@@ -85,6 +86,10 @@ static KernelStoreCounters parseCounters(llvm::StringRef text) {
   for (llvm::StringRef line : lines) {
     fields.clear();
     line.split(fields, ' ', -1, false);
+    if (fields.size() == 2 && fields[0] == "bytes") {
+      (void)fields[1].getAsInteger(10, counters.bytes);
+      continue;
+    }
     std::optional<StageId> stage =
         fields.empty() ? std::nullopt : parseStageName(fields[0]);
     uint64_t values[4];
@@ -107,6 +112,7 @@ static std::string printCounters(const KernelStoreCounters &counters) {
     os << stageName(stage) << " " << s.hits << " " << s.misses << " "
        << s.writes << " " << s.corrupt << "\n";
   }
+  os << "bytes " << counters.bytes << "\n";
   return text;
 }
 
@@ -293,6 +299,8 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
       return;
   }
   std::string bytes = productBytes(kernel.module.get());
+  std::string header =
+      entryHeader(stage, key, fingerprint, kernel.contentHash, bytes.size());
   std::string file = entryPath(stage, key);
   auto fail = [&](const llvm::Twine &what, std::error_code ec) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -315,9 +323,7 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
   });
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << entryHeader(stage, key, fingerprint, kernel.contentHash,
-                      bytes.size())
-       << bytes;
+    os << header << bytes;
     os.close();
     if (os.has_error()) {
       std::error_code ec = os.error();
@@ -330,7 +336,7 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
   renamed = true;
   std::lock_guard<std::mutex> lock(mutex);
   ++counts.stages[stageIndex(stage)].writes;
-  wrote = true;
+  counts.bytes += header.size() + bytes.size();
 }
 
 std::optional<std::string> KernelStore::takeWarning() {
@@ -435,7 +441,15 @@ KernelStore::summarize(const KernelStoreConfig &config) {
   return summary;
 }
 
-llvm::Expected<uint64_t> KernelStore::trim(const KernelStoreConfig &config) {
+namespace {
+struct Trimmed {
+  uint64_t removed = 0, remaining = 0;
+};
+} // namespace
+
+/// Removes the least recently used entries until the store holds at most
+/// its limit, and temporary files a killed writer left.
+static Trimmed trimFiles(const KernelStoreConfig &config) {
   std::vector<FileInfo> files = listFiles(config);
   uint64_t removed = 0, total = 0;
   auto remove = [&](const FileInfo &file) {
@@ -455,7 +469,7 @@ llvm::Expected<uint64_t> KernelStore::trim(const KernelStoreConfig &config) {
     entries.push_back(std::move(file));
   }
   if (total <= config.limitBytes)
-    return removed;
+    return {removed, total};
   // Down to 90% of the limit, so that a store at its limit is not trimmed
   // again by every process that writes one entry.
   uint64_t goal = config.limitBytes / 10 * 9;
@@ -468,7 +482,14 @@ llvm::Expected<uint64_t> KernelStore::trim(const KernelStoreConfig &config) {
     remove(file);
     total -= file.size;
   }
-  return removed;
+  return {removed, total};
+}
+
+llvm::Expected<uint64_t> KernelStore::trim(const KernelStoreConfig &config) {
+  Trimmed trimmed = trimFiles(config);
+  updateCounters(config,
+                 [&](KernelStoreCounters &c) { c.bytes = trimmed.remaining; });
+  return trimmed.removed;
 }
 
 llvm::Error KernelStore::clear(const KernelStoreConfig &config) {
@@ -487,7 +508,16 @@ KernelStore::~KernelStore() {
   KernelStoreCounters::PerStage total = mine.total();
   if (total.hits + total.misses + total.writes + total.corrupt == 0)
     return;
-  updateCounters(config_, [&](KernelStoreCounters &c) { c += mine; });
-  if (wrote)
-    (void)trim(config_);
+  uint64_t estimate = 0;
+  updateCounters(config_, [&](KernelStoreCounters &c) {
+    c += mine;
+    estimate = c.bytes;
+  });
+  if (mine.bytes == 0 || estimate <= config_.limitBytes)
+    return;
+  Trimmed trimmed = trimFiles(config_);
+  // What other processes wrote since the estimate was read is kept.
+  updateCounters(config_, [&](KernelStoreCounters &c) {
+    c.bytes = trimmed.remaining + (c.bytes > estimate ? c.bytes - estimate : 0);
+  });
 }

@@ -225,6 +225,56 @@ TEST_CASE("trimming removes the least recently used entries first",
   CHECK(entryFiles(dir.config).size() == 1);
 }
 
+TEST_CASE("a process whose writes take the store past its limit trims it",
+          "[kernel-store]") {
+  TemporaryStore dir;
+  Compiled compiled;
+  REQUIRE(compiled.kernels.size() == 2);
+  uint64_t entrySize;
+  {
+    KernelStore store(dir.config);
+    store.save(StageId::Kernel, keyOf(compiled.kernels[0]),
+               *compiled.kernels[0], 0);
+  }
+  REQUIRE(!fs::file_size(entryFiles(dir.config).front(), entrySize));
+  std::string first = entryFiles(dir.config).front();
+  // Room for less than both entries: the second write passes the limit, and
+  // the first (least recently used) entry goes.
+  KernelStoreConfig config = dir.config;
+  {
+    KernelStore store(dir.config);
+    store.save(StageId::Kernel, keyOf(compiled.kernels[1]),
+               *compiled.kernels[1], 0);
+    uint64_t secondSize;
+    std::vector<std::string> files = entryFiles(dir.config);
+    REQUIRE(files.size() == 2);
+    std::string second = files[0] == first ? files[1] : files[0];
+    REQUIRE(!fs::file_size(second, secondSize));
+    config.limitBytes = entrySize + secondSize - 1;
+    fs::remove(second);
+  }
+  {
+    KernelStore store(config);
+    store.save(StageId::Kernel, keyOf(compiled.kernels[1]),
+               *compiled.kernels[1], 0);
+    CHECK(entryFiles(dir.config).size() == 2);
+  }
+  std::vector<std::string> left = entryFiles(dir.config);
+  REQUIRE(left.size() == 1);
+  CHECK(left.front() != first);
+  // Under the limit, a process that writes walks nothing and removes
+  // nothing.
+  config.limitBytes = entrySize * 10;
+  {
+    KernelStore store(config);
+    store.save(StageId::Kernel, keyOf(compiled.kernels[0]),
+               *compiled.kernels[0], 0);
+    store.save(StageId::Kernel, keyOf(compiled.kernels[1]),
+               *compiled.kernels[1], 0);
+  }
+  CHECK(entryFiles(dir.config).size() == 2);
+}
+
 TEST_CASE("store sizes and the environment", "[kernel-store]") {
   auto size = [](llvm::StringRef text) -> int64_t {
     auto parsed = parseStoreSize(text);

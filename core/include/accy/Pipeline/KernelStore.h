@@ -46,6 +46,10 @@ struct KernelStoreCounters {
     uint64_t hits = 0, misses = 0, writes = 0, corrupt = 0;
   };
   std::array<PerStage, kNumStages> stages{};
+  /// The store's size as of its last trim plus the bytes written since: an
+  /// upper bound that tells a process when a trim (a walk of the whole
+  /// directory) is due, without walking it.
+  uint64_t bytes = 0;
   PerStage total() const;
   KernelStoreCounters &operator+=(const KernelStoreCounters &other);
 };
@@ -76,8 +80,8 @@ llvm::Expected<uint64_t> parseStoreSize(llvm::StringRef text);
 class KernelStore {
 public:
   explicit KernelStore(KernelStoreConfig config);
-  /// Adds this process's counters to the directory's and trims the store to
-  /// its limit if this process wrote to it.
+  /// Adds this process's counters to the directory's and trims the store
+  /// when they say it grew past its limit.
   ~KernelStore();
   KernelStore(const KernelStore &) = delete;
   KernelStore &operator=(const KernelStore &) = delete;
@@ -119,7 +123,7 @@ private:
   KernelStoreConfig config_;
   mutable std::mutex mutex;
   KernelStoreCounters counts;
-  bool writable = true, wrote = false;
+  bool writable = true;
   std::optional<std::string> warning;
 };
 
