@@ -237,10 +237,15 @@ void Layout::placeGap(size_t i) {
   bool blankAllowed =
       boundary && !(i > 0 && tokens[i - 1].is(TokenKind::LBrace));
   bool lineCommentOpen = false;
+  // A block comment that starts the line of a statement stays in front of
+  // it: `/* why */ const B = 2;`.
+  bool commentLeadsLine = false;
   for (const Comment &comment : gap.comments) {
+    commentLeadsLine = out.empty() || comment.newlinesBefore > 0 ||
+                       lineCommentOpen;
     if (out.empty()) {
       // The file starts with a comment.
-    } else if (comment.newlinesBefore > 0 || lineCommentOpen) {
+    } else if (commentLeadsLine) {
       startLine(blankAllowed && comment.newlinesBefore >= 2, i);
       indentTo(boundary ? blockIndent() : continuationIndent());
     } else {
@@ -255,8 +260,11 @@ void Layout::placeGap(size_t i) {
       append("\n");
     return;
   }
+  bool keepsLeadingComment = commentLeadsLine && !lineCommentOpen &&
+                             gap.newlinesAfter == 0;
   bool newline = !out.empty() &&
-                 ((boundary && i > 0) || lineCommentOpen ||
+                 ((boundary && i > 0 && !keepsLeadingComment) ||
+                  lineCommentOpen ||
                   (gap.newlinesAfter > 0 &&
                    (brk == Break::IfWritten || (boundary && i == 0))));
   if (newline) {
