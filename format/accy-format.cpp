@@ -9,8 +9,8 @@
 
 #include "accy/Config.h"
 #include "accy/Format/Format.h"
+#include "accy/Support/FileWriting.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -32,6 +32,8 @@ namespace {
 enum class Mode { Print, InPlace, Check };
 
 struct Arguments {
+  /// --help or --version: print that and do nothing else.
+  bool help = false, version = false;
   Mode mode = Mode::Print;
   FormatOptions format;
   std::vector<std::string> files;
@@ -45,6 +47,14 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
   Arguments args;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      args.help = true;
+      return args;
+    }
+    if (arg == "--version") {
+      args.version = true;
+      return args;
+    }
     if (arg == "-i") {
       args.mode = Mode::InPlace;
     } else if (arg == "--check") {
@@ -74,36 +84,6 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
     return std::nullopt;
   }
   return args;
-}
-
-/// Replaces `path` by `text` through a temporary file in the same directory
-/// and a rename, so a reader never sees half a file.
-static llvm::Error writeAtomically(llvm::StringRef path, llvm::StringRef text) {
-  llvm::sys::fs::file_status status;
-  if (std::error_code ec = llvm::sys::fs::status(path, status))
-    return llvm::createFileError(path, ec);
-  int fd = -1;
-  llvm::SmallString<256> temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          path + ".accy-format-%%%%%%", fd, temp))
-    return llvm::createFileError(path, ec);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << text;
-    os.close();
-    if (os.has_error()) {
-      std::error_code ec = os.error();
-      os.clear_error();
-      llvm::sys::fs::remove(temp);
-      return llvm::createFileError(temp, ec);
-    }
-  }
-  llvm::sys::fs::setPermissions(temp, status.permissions());
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    llvm::sys::fs::remove(temp);
-    return llvm::createFileError(path, ec);
-  }
-  return llvm::Error::success();
 }
 
 static Outcome formatOne(const std::string &path, const Arguments &args) {
@@ -137,10 +117,12 @@ static Outcome formatOne(const std::string &path, const Arguments &args) {
       llvm::outs() << shownPath << "\n";
     break;
   case Mode::InPlace:
-    if (!changed)
-      break;
-    if (llvm::Error error = writeAtomically(path, formatted->text)) {
-      llvm::errs() << "accy-format: " << llvm::toString(std::move(error))
+    // Through a temporary file renamed over the original, and only when
+    // the bytes differ.
+    if (llvm::Expected<bool> written =
+            writeFileIfChanged(path, formatted->text);
+        !written) {
+      llvm::errs() << "accy-format: " << llvm::toString(written.takeError())
                    << "\n";
       return Outcome::Refused;
     }
@@ -151,21 +133,18 @@ static Outcome formatOne(const std::string &path, const Arguments &args) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      llvm::outs() << kUsage;
-      return 0;
-    }
-    if (arg == "--version") {
-      llvm::outs() << "accy-format " << ACCY_VERSION << " (revision "
-                   << ACCY_REVISION << ")\n";
-      return 0;
-    }
-  }
   std::optional<Arguments> args = parseArguments(argc, argv);
   if (!args)
     return 2;
+  if (args->help) {
+    llvm::outs() << kUsage;
+    return 0;
+  }
+  if (args->version) {
+    llvm::outs() << "accy-format " << ACCY_VERSION << " (revision "
+                 << ACCY_REVISION << ")\n";
+    return 0;
+  }
   int status = 0;
   for (const std::string &path : args->files) {
     Outcome outcome = formatOne(path, *args);
