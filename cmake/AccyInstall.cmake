@@ -6,7 +6,7 @@ include(GNUInstallDirs)
 
 # Every tool a user runs from an installed Accy. Each has a man page,
 # docs/man/TOOL.1, which tests/install checks against the tool's --help.
-set(ACCY_USER_TOOLS accyc accy-lsp)
+set(ACCY_USER_TOOLS accyc accy-lsp accy-format)
 
 # Installed compressed, as Debian's policy asks (gzip -n: no name or time
 # in the header, so the bytes depend on the page only).
@@ -33,6 +33,8 @@ install(FILES ${accy_man_pages} DESTINATION "${CMAKE_INSTALL_MANDIR}/man1"
 # accyc is installed with the CMake package, which exports it.
 install(TARGETS accy-lsp
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT lsp)
+install(TARGETS accy-format
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT format)
 
 # The user documentation, in Debian's place for it (GNUInstallDirs would
 # say share/doc/Accy); internals.md is for contributors and stays in the
@@ -45,6 +47,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/docs/cache.md"
   "${PROJECT_SOURCE_DIR}/docs/cmake.md"
   "${PROJECT_SOURCE_DIR}/docs/diagnostics.md"
+  "${PROJECT_SOURCE_DIR}/docs/format.md"
   "${PROJECT_SOURCE_DIR}/docs/getting-started.md"
   "${PROJECT_SOURCE_DIR}/docs/install.md"
   "${PROJECT_SOURCE_DIR}/docs/language.md"

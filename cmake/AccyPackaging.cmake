@@ -12,7 +12,8 @@ string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
   "accyc compiles .accy kernels through seven MLIR stages into PTX, AMDGPU"
   "code objects and host objects; accy_add_kernels() (find_package(Accy))"
   "builds them into a C++ program with one typed launch function per kernel,"
-  "run by Accy::runtime on a GPU or the host. accy-lsp serves editors.")
+  "run by Accy::runtime on a GPU or the host. accy-lsp serves editors;"
+  "accy-format lays out .accy files.")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_GENERATOR "DEB;TGZ")
 # The tools carry their part of LLVM statically: stripped they are ~70 MB

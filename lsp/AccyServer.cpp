@@ -6,6 +6,7 @@
 #include "Definition.h"
 #include "Diagnostics.h"
 #include "DocumentSymbols.h"
+#include "Formatting.h"
 #include "Hover.h"
 #include "InlayHints.h"
 #include "Scheduler.h"
@@ -217,6 +218,13 @@ void AccyServer::signatureHelp(const std::string &uri, Position pos,
                                Callback<std::optional<SignatureHelp>> reply) {
   impl->withAnalysis(uri, std::move(reply),
                [pos](const Analysis &a) { return findSignatureHelp(a, pos); });
+}
+
+void AccyServer::formatting(const std::string &uri, std::optional<Range> range,
+                            Callback<std::vector<TextEdit>> reply) {
+  impl->withAnalysis(uri, std::move(reply), [range](const Analysis &a) {
+    return findFormattingEdits(a, range);
+  });
 }
 
 template <typename T, typename F>

@@ -92,6 +92,10 @@ public:
                   Callback<std::vector<CompletionItem>> reply);
   void signatureHelp(const std::string &uri, Position pos,
                      Callback<std::optional<SignatureHelp>> reply);
+  /// accy-format's layout as one edit, for the whole document or for the
+  /// top-level items `range` touches.
+  void formatting(const std::string &uri, std::optional<Range> range,
+                  Callback<std::vector<TextEdit>> reply);
   /// Pull diagnostics: those of the current version, once compiled.
   void diagnostics(const std::string &uri, CancelFlag cancelled,
                    Callback<std::vector<Diagnostic>> reply);

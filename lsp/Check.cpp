@@ -145,6 +145,13 @@ int accy::lsp::runCheck(const std::string &file, ServerOptions options) {
   else
     featureFailed("completion", completions.error);
 
+  auto edits = await<std::vector<TextEdit>>(
+      [&](auto cb) { server.formatting(uri, std::nullopt, std::move(cb)); });
+  if (edits.ok())
+    os << "formatting edits: " << edits.value->size() << "\n";
+  else
+    featureFailed("formatting", edits.error);
+
   // Definitions of every name used, and signature help inside every call.
   unsigned definitions = 0, signatures = 0;
   if (module)

@@ -47,6 +47,8 @@ LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
   request("textDocument/semanticTokens/full", &LSPServer::onSemanticTokens);
   request("textDocument/completion", &LSPServer::onCompletion);
   request("textDocument/signatureHelp", &LSPServer::onSignatureHelp);
+  request("textDocument/formatting", &LSPServer::onFormatting);
+  request("textDocument/rangeFormatting", &LSPServer::onRangeFormatting);
   request("textDocument/diagnostic", &LSPServer::onDiagnostic);
   request("accy/stageOutput", &LSPServer::onStageOutput);
   request("accy/stats", &LSPServer::onStats);
@@ -169,6 +171,8 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
          {{"legend", tokenLegend}, {"full", true}, {"range", false}}},
         {"completionProvider", {{"triggerCharacters", json::array()}}},
         {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}}},
+        {"documentFormattingProvider", true},
+        {"documentRangeFormattingProvider", true},
         {"diagnosticProvider",
          {{"interFileDependencies", true}, {"workspaceDiagnostics", false}}},
         {"experimental",
@@ -324,6 +328,17 @@ void LSPServer::onSignatureHelp(const TextDocumentPositionParams &params,
                                 Reply reply) {
   server->signatureHelp(params.uri, params.position,
                         replyWithOptional<SignatureHelp>(std::move(reply)));
+}
+
+void LSPServer::onFormatting(const TextDocumentParams &params, Reply reply) {
+  server->formatting(params.uri, std::nullopt,
+                     replyWithJson<std::vector<TextEdit>>(std::move(reply)));
+}
+
+void LSPServer::onRangeFormatting(const DocumentRangeFormattingParams &params,
+                                  Reply reply) {
+  server->formatting(params.uri, params.range,
+                     replyWithJson<std::vector<TextEdit>>(std::move(reply)));
 }
 
 void LSPServer::onDiagnostic(const TextDocumentParams &params, Reply reply) {

@@ -69,6 +69,9 @@ private:
   void onSemanticTokens(const TextDocumentParams &params, Reply reply);
   void onCompletion(const TextDocumentPositionParams &params, Reply reply);
   void onSignatureHelp(const TextDocumentPositionParams &params, Reply reply);
+  void onFormatting(const TextDocumentParams &params, Reply reply);
+  void onRangeFormatting(const DocumentRangeFormattingParams &params,
+                         Reply reply);
   void onDiagnostic(const TextDocumentParams &params, Reply reply);
   void onStageOutput(const StageOutputParams &params, Reply reply);
   void onStats(const StatsParams &params, Reply reply);

@@ -206,6 +206,13 @@ bool accy::lsp::fromJSON(const json &params, InlayHintParams &out,
          readField(params, "range", out.range, path, "a range");
 }
 
+bool accy::lsp::fromJSON(const json &params, DocumentRangeFormattingParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  return readDocumentUri(params, out.uri, path) &&
+         readField(params, "range", out.range, path, "a range");
+}
+
 bool accy::lsp::fromJSON(const json &params, StageOutputParams &out,
                          std::string &error) {
   Path path("params", error);

@@ -45,7 +45,7 @@ struct DidChangeWatchedFilesParams {
 };
 
 /// Params naming only a document (didClose, documentSymbol, semantic
-/// tokens, pull diagnostics).
+/// tokens, pull diagnostics, formatting).
 struct TextDocumentParams {
   std::string uri;
 };
@@ -58,6 +58,13 @@ struct TextDocumentPositionParams {
 };
 
 struct InlayHintParams {
+  std::string uri;
+  Range range;
+};
+
+/// textDocument/rangeFormatting (the formatting options are not read: the
+/// layout has none the editor may change).
+struct DocumentRangeFormattingParams {
   std::string uri;
   Range range;
 };
@@ -86,6 +93,8 @@ bool fromJSON(const nlohmann::json &params, TextDocumentParams &out,
 bool fromJSON(const nlohmann::json &params, TextDocumentPositionParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, InlayHintParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, DocumentRangeFormattingParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, StageOutputParams &out,
               std::string &error);

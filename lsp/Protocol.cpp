@@ -34,6 +34,10 @@ void accy::lsp::to_json(json &j, const Diagnostic &d) {
   }
 }
 
+void accy::lsp::to_json(json &j, const TextEdit &e) {
+  j = {{"range", e.range}, {"newText", e.newText}};
+}
+
 void accy::lsp::to_json(json &j, const Hover &h) {
   j = {{"contents", {{"kind", "markdown"}, {"value", h.markdown}}}};
   if (h.range)

@@ -42,6 +42,11 @@ struct Diagnostic {
   std::vector<DiagnosticRelatedInformation> relatedInformation;
 };
 
+struct TextEdit {
+  Range range;
+  std::string newText;
+};
+
 struct Hover {
   std::string markdown;
   std::optional<Range> range;
@@ -98,6 +103,7 @@ void to_json(nlohmann::json &j, const Diagnostic &d);
 void to_json(nlohmann::json &j, const Hover &h);
 void to_json(nlohmann::json &j, const InlayHint &h);
 void to_json(nlohmann::json &j, const DocumentSymbol &s);
+void to_json(nlohmann::json &j, const TextEdit &e);
 void to_json(nlohmann::json &j, const CompletionItem &c);
 void to_json(nlohmann::json &j, const SignatureHelp &s);
 

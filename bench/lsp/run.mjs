@@ -10,6 +10,8 @@
 //     its own,
 //   - hover on a kernel (its stage table) and on a let name,
 //   - completion,
+//   - formatting the whole file (its signatures' continuation lines are
+//     one column off accy-format's layout, so each answer is a real edit),
 // the time to the first diagnostics of the file, the time until all of 20
 // such files opened at once have diagnostics (an editor restoring its tabs;
 // at most ALL_FILES_TIMEOUT_S, default 120, then how many had them), the
@@ -61,7 +63,7 @@ async function editingSession(dir, text, paceMs) {
   try {
     await s.initialize();
     const [first] = await timed(async () => { s.open(uri, text); return s.diagnosticsFor(uri, 1, 10 * 60 * 1000); });
-    const diagnostics = [], kernelHovers = [], nameHovers = [], completions = [];
+    const diagnostics = [], kernelHovers = [], nameHovers = [], completions = [], formattings = [];
     let current = text;
     for (let i = 0; i < EDITS; ++i) {
       // One keystroke inside kernel k{j}: the scale of its relu changes.
@@ -82,12 +84,15 @@ async function editingSession(dir, text, paceMs) {
       kernelHovers.push((await timed(() => s.request('textDocument/hover', { textDocument: { uri }, position: positionOf(current, `k${j}(`) })))[0]);
       nameHovers.push((await timed(() => s.request('textDocument/hover', { textDocument: { uri }, position: positionOf(current, 'let var', j) })))[0]);
       completions.push((await timed(() => s.request('textDocument/completion', { textDocument: { uri }, position: digit })))[0]);
+      const [formatMs, edits] = await timed(() => s.request('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } }));
+      if (edits.length !== 1) throw new Error(`formatting answered ${edits.length} edits`);
+      formattings.push(formatMs);
       const rest = sent + paceMs - performance.now();
       if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
     const stats = await s.stats(uri);
     const ran = stats.stages.map((st) => `${st.stage} ${st.kernels.filter((k) => k.status === 'compiled').length} (${(st.seconds * 1e3).toFixed(1)} ms)`).join(', ');
-    return { first, diagnostics, kernelHovers, nameHovers, completions, stats, ran, file, current };
+    return { first, diagnostics, kernelHovers, nameHovers, completions, formattings, stats, ran, file, current };
   } finally {
     s.kill();
   }
@@ -152,6 +157,7 @@ try {
   console.log(`hover on a kernel:            ${summary(session.kernelHovers)}`);
   console.log(`hover on a let name:          ${summary(session.nameHovers)}`);
   console.log(`completion:                   ${summary(session.completions)}`);
+  console.log(`formatting the whole file:    ${summary(session.formattings)}`);
   console.log(`last edit's compile: ${(session.stats.compileSeconds * 1e3).toFixed(1)} ms; kernels compiled per stage: ${session.ran}; debounce ${session.stats.debounceMs} ms`);
   if (process.env.MEMORY === '0') process.exit(0);
   const many = await manyFiles(dir, text);

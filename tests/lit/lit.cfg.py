@@ -33,6 +33,7 @@ config.substitutions.append(("%accyc", config.accyc))
 config.environment["ACCY_CACHE_DISABLE"] = "1"
 config.substitutions.append(("%accy-opt", config.accy_opt))
 config.substitutions.append(("%accy-lsp", config.accy_lsp))
+config.substitutions.append(("%accy-format", config.accy_format))
 if config.accy_static_llvm:
     config.available_features.add("static-llvm")
 

@@ -147,6 +147,8 @@ test('accy-lsp --check runs every feature on a file', async () => {
   assert.match(stdout, /hover kernel softmax at 10:8:/);
   assert.match(stdout, /inlay hints: 3/);
   assert.match(stdout, /document symbols: 3/);
+  // The input is in accy-format's layout.
+  assert.match(stdout, /formatting edits: 0/);
   assert.match(stdout, /stage output softmax target: \d+ bytes/);
   // A failing stage (here a pass failure the test hook makes) exits with 1.
   const failing = await promisify(execFile)(serverPath(), ['--check', file],

@@ -67,6 +67,10 @@ llvm::Expected<bool> accy::writeFileIfChanged(llvm::StringRef path,
       return fileError(path, "cannot write: " + why);
     }
   }
+  // A replaced file keeps its mode (accy-format -i rewrites users' sources).
+  llvm::sys::fs::file_status target;
+  if (!llvm::sys::fs::status(path, target) && llvm::sys::fs::exists(target))
+    llvm::sys::fs::setPermissions(temp, target.permissions());
   if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
     llvm::sys::fs::remove(temp);
     return fileError(path, "cannot replace: " + ec.message());
