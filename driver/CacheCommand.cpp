@@ -11,8 +11,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
-
 using namespace accy;
 using namespace accy::driver;
 
@@ -23,14 +21,12 @@ accy::driver::storeConfigFor(const Options &options) {
   if (options.cacheDir.empty())
     return KernelStoreConfig::fromEnvironment();
   // The command line names the directory, whatever the environment says.
+  auto limit = KernelStoreConfig::limitFromEnvironment();
+  if (!limit)
+    return limit.takeError();
   KernelStoreConfig config;
   config.directory = options.cacheDir;
-  if (const char *size = std::getenv("ACCY_CACHE_SIZE"); size && *size) {
-    auto limit = parseStoreSize(size);
-    if (!limit)
-      return limit.takeError();
-    config.limitBytes = *limit;
-  }
+  config.limitBytes = *limit;
   return config;
 }
 

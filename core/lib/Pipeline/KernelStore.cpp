@@ -54,25 +54,26 @@ bool accy::isStoredStage(StageId stage) {
 // Counters
 //===----------------------------------------------------------------------===//
 
+KernelStoreCounters::PerStage &
+KernelStoreCounters::PerStage::operator+=(const PerStage &other) {
+  hits += other.hits;
+  misses += other.misses;
+  writes += other.writes;
+  corrupt += other.corrupt;
+  return *this;
+}
+
 KernelStoreCounters::PerStage KernelStoreCounters::total() const {
   PerStage sum;
-  for (const PerStage &s : stages) {
-    sum.hits += s.hits;
-    sum.misses += s.misses;
-    sum.writes += s.writes;
-    sum.corrupt += s.corrupt;
-  }
+  for (const PerStage &s : stages)
+    sum += s;
   return sum;
 }
 
 KernelStoreCounters &
 KernelStoreCounters::operator+=(const KernelStoreCounters &other) {
-  for (auto [mine, theirs] : llvm::zip(stages, other.stages)) {
-    mine.hits += theirs.hits;
-    mine.misses += theirs.misses;
-    mine.writes += theirs.writes;
-    mine.corrupt += theirs.corrupt;
-  }
+  for (auto [mine, theirs] : llvm::zip(stages, other.stages))
+    mine += theirs;
   bytes += other.bytes;
   return *this;
 }
@@ -175,13 +176,21 @@ KernelStoreConfig::fromEnvironment() {
   } else {
     return std::nullopt;
   }
-  if (auto size = environment("ACCY_CACHE_SIZE")) {
-    auto limit = parseStoreSize(*size);
-    if (!limit)
-      return makeError("ACCY_CACHE_SIZE: " + llvm::toString(limit.takeError()));
-    config.limitBytes = *limit;
-  }
+  auto limit = limitFromEnvironment();
+  if (!limit)
+    return limit.takeError();
+  config.limitBytes = *limit;
   return config;
+}
+
+llvm::Expected<uint64_t> KernelStoreConfig::limitFromEnvironment() {
+  auto size = environment("ACCY_CACHE_SIZE");
+  if (!size)
+    return kDefaultLimitBytes;
+  auto limit = parseStoreSize(*size);
+  if (!limit)
+    return makeError("ACCY_CACHE_SIZE: " + llvm::toString(limit.takeError()));
+  return *limit;
 }
 
 //===----------------------------------------------------------------------===//

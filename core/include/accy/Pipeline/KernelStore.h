@@ -44,6 +44,7 @@ bool isStoredStage(StageId stage);
 struct KernelStoreCounters {
   struct PerStage {
     uint64_t hits = 0, misses = 0, writes = 0, corrupt = 0;
+    PerStage &operator+=(const PerStage &other);
   };
   std::array<PerStage, kNumStages> stages{};
   /// The store's size as of its last trim plus the bytes written since: an
@@ -72,6 +73,8 @@ struct KernelStoreConfig {
   /// ("2G", "500M", "64K" or bytes). None when `$ACCY_CACHE_DISABLE` is set
   /// or no directory can be named (no HOME). A malformed size is an error.
   static llvm::Expected<std::optional<KernelStoreConfig>> fromEnvironment();
+  /// `$ACCY_CACHE_SIZE`, else the default; a malformed size is an error.
+  static llvm::Expected<uint64_t> limitFromEnvironment();
 };
 
 /// Parses a size as `$ACCY_CACHE_SIZE` takes it.
