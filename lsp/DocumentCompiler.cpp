@@ -4,6 +4,7 @@
 
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/Registration.h"
+#include "accy/Pipeline/TargetUnits.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -112,6 +113,11 @@ bool DocumentCompiler::runStageOn(StageId stage, CompileResult &result,
                                   ProductCache &stageCache) {
   StageId previous = *previousStage(stage);
   const SourceMap &sourceMap = result.semanticStage->sourceMap();
+  // What the background units made one target at a time, as the stage's
+  // own products (the kernel stage's product is never the semantic one).
+  if (stage == StageId::Target)
+    joinTargetUnits(*result.context, *result.products[stageIndex(previous)],
+                    options.stages, stageCache);
   // The semantic product is the frontend's, the others kernels that carry
   // their content hashes.
   StageKernels out =
@@ -224,8 +230,10 @@ DocumentCompiler::check(const DocumentSnapshot &document, uint64_t generation,
 }
 
 KernelRun DocumentCompiler::generateKernel(const CompileResult &base,
-                                           size_t index) {
+                                           size_t index,
+                                           llvm::StringRef target) {
   KernelRun run;
+  run.target = target.str();
   std::optional<StageId> from = base.lastProduct();
   llvm::SmallVector<mlir::ModuleOp> inputs =
       from ? base.kernels(*from) : llvm::SmallVector<mlir::ModuleOp>();
@@ -235,6 +243,10 @@ KernelRun DocumentCompiler::generateKernel(const CompileResult &base,
   }
   run.kernel = kernelName(inputs[index]).str();
   const SourceMap &sourceMap = base.semanticStage->sourceMap();
+  // The target stage for `target` alone; the stages before it for every
+  // target, as a check runs them (a unit after the first of its kernel
+  // finds them cached).
+  StageOptions unitOptions = targetUnitOptions(options.stages, target);
   // The kernel's product at the stage before, as the next stage's input.
   SharedKernel previous;
   if (*from != StageId::Semantic)
@@ -243,11 +255,13 @@ KernelRun DocumentCompiler::generateKernel(const CompileResult &base,
     if (stageIndex(stage) <= stageIndex(*from) ||
         stageIndex(stage) > stageIndex(options.stopAfter))
       continue;
+    const StageOptions &stageOptions =
+        stage == StageId::Target ? unitOptions : options.stages;
     StageKernels out =
         previous ? runStageOnKernels(stage, *base.context, {previous},
-                                     options.stages, &sourceMap, &cacheOf(stage))
+                                     stageOptions, &sourceMap, &cacheOf(stage))
                  : runStageOnKernels(stage, *base.context, {inputs[index]},
-                                     options.stages, &sourceMap, &cacheOf(stage));
+                                     stageOptions, &sourceMap, &cacheOf(stage));
     run.compiledAny |= out.record.status == StageStatus::Compiled;
     bool failed = out.record.status == StageStatus::Failed;
     run.records.push_back(std::move(out.record));
@@ -274,8 +288,10 @@ static void markUnitsCompiled(std::array<StageRecord, kNumStages> &records,
       for (const KernelStageRecord &made : unit.kernels) {
         if (made.status != StageStatus::Compiled)
           continue;
+        // A target unit's key is that of its target alone; it compiled
+        // part of the kernel made from the same input.
         for (KernelStageRecord &k : record.kernels)
-          if (k.kernel == made.kernel && k.key == made.key &&
+          if (k.kernel == made.kernel && k.inputHash == made.inputHash &&
               k.status == StageStatus::Reused)
             k.status = StageStatus::Compiled;
         if (record.status == StageStatus::Reused)

@@ -11,9 +11,9 @@
 // program (semantic to kernel), and code generation the target stage, whose
 // LLVM work takes longer than all of them together. Diagnostics are
 // published after the first, as `cargo check` and clangd publish without
-// generating code. Code generation runs in units of one kernel
-// (generateKernel), each short enough that a check waits at most for one;
-// assemble() then makes the complete result from the caches.
+// generating code. Code generation runs in units of one kernel for one
+// target (generateKernel), each short enough that a check waits at most for
+// one; assemble() then makes the complete result from the caches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_DOCUMENTCOMPILER_H
@@ -93,9 +93,10 @@ private:
 };
 
 /// What one background unit did: one kernel through the stages its base
-/// lacked.
+/// lacked, the target stage for one target.
 struct KernelRun {
   std::string kernel;
+  std::string target;
   /// One record per stage it ran (of that kernel alone).
   std::vector<StageRecord> records;
   /// Whether a stage compiled the kernel rather than finding it cached.
@@ -122,9 +123,11 @@ public:
   std::shared_ptr<const CompileResult> frontend(const DocumentSnapshot &document,
                                                 uint64_t generation);
   /// Runs the stages after `base`'s last product, up to target, on its
-  /// kernel `index` alone. The products go to the caches, where assemble()
-  /// finds them by key.
-  KernelRun generateKernel(const CompileResult &base, size_t index);
+  /// kernel `index` alone, the target stage for `target` alone. The
+  /// products go to the caches, where assemble() finds them by key (and
+  /// joins a kernel's units once every target's is there).
+  KernelRun generateKernel(const CompileResult &base, size_t index,
+                           llvm::StringRef target);
   /// The complete result of `base` (from check() or frontend()): the stages
   /// it lacks, from the caches (a kernel no unit made compiles now), with
   /// what `runs` compiled shown as compiled.

@@ -17,7 +17,8 @@ DocumentWorker::DocumentWorker(std::shared_ptr<const DocumentSnapshot> snapshot,
                                const CompileOptions &options,
                                llvm::ThreadPoolInterface *pool,
                                CompileSlot &slot, WorkerHost &host)
-    : uri(snapshot->uri), includeDirs(options.includeDirs), slot(slot),
+    : uri(snapshot->uri), includeDirs(options.includeDirs),
+      targets(options.stages.targets), slot(slot),
       host(host), compiler(options, pool), current(std::move(snapshot)),
       thread([this] { loop(); }) {}
 
@@ -201,14 +202,15 @@ DocumentWorker::replan(std::shared_ptr<const CompileResult> base,
       for (size_t i = 0; i < kernels.size(); ++i) {
         std::string key = kernelKey(kernels[i]).str();
         keys.insert(key);
-        next->pending.emplace_back(i, std::move(key));
+        for (const std::string &target : targets)
+          next->pending.push_back({i, key, target});
       }
     }
   }
   std::optional<uint64_t> unfinished;
   if (plan) {
-    for (const auto &[index, key] : plan->pending)
-      ++(keys.count(key) ? counts.unitsKept : counts.unitsDropped);
+    for (const Plan::Unit &unit : plan->pending)
+      ++(keys.count(unit.key) ? counts.unitsKept : counts.unitsDropped);
     if (plan->compile != compile)
       unfinished = plan->compile;
   }
@@ -254,6 +256,7 @@ void DocumentWorker::runBackground() {
   for (;;) {
     std::shared_ptr<const CompileResult> base;
     size_t index = 0;
+    std::string target;
     uint64_t compile = 0;
     bool reportStart = false, assemble = false;
     {
@@ -265,8 +268,10 @@ void DocumentWorker::runBackground() {
       reportStart = !plan->reportedStart;
       plan->reportedStart = true;
       assemble = plan->pending.empty();
-      if (!assemble)
-        index = plan->pending.front().first;
+      if (!assemble) {
+        index = plan->pending.front().index;
+        target = plan->pending.front().target;
+      }
     }
     if (reportStart)
       callbacks.stageStarted(compile, StageId::Target);
@@ -307,7 +312,7 @@ void DocumentWorker::runBackground() {
       announce();
       return;
     }
-    KernelRun run = compiler.generateKernel(*base, index);
+    KernelRun run = compiler.generateKernel(*base, index, target);
     bool compiledAny = run.compiledAny;
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -318,7 +323,7 @@ void DocumentWorker::runBackground() {
         ++counts.unitsRun;
       counts.cachedProducts = compiler.cachedProducts();
     }
-    // One kernel compiled: the slot goes back, to a waiting check or to
+    // One unit compiled: the slot goes back, to a waiting check or to
     // the most recently active document's units.
     if (compiledAny)
       return;

@@ -6,10 +6,10 @@
 // still to do, the counters) and runs its compiles. An edit is checked
 // after a debounce counted from the edit; an edit that comes while a check
 // runs cancels it (at the next stage boundary). After a check the worker
-// generates code in units of one kernel, each under the compile slot at
-// background priority, and gives the slot back between units, so another
-// document's check, or this document's next one, waits for one unit at
-// most. Units whose kernel an edit changed are dropped; the others are
+// generates code in units of one kernel for one target, each under the
+// compile slot at background priority, and gives the slot back between
+// units, so another document's check, or this document's next one, waits
+// for one unit at most. Units whose kernel an edit changed are dropped; the others are
 // kept. Diagnostics are published with no lock held.
 //
 //===----------------------------------------------------------------------===//
@@ -99,9 +99,14 @@ private:
     /// The result the units start from: a check's, or the frontend's
     /// alone when the products had been released.
     std::shared_ptr<const CompileResult> base;
-    /// Kernels still to generate: their index in `base` and the key of
-    /// their product there.
-    std::deque<std::pair<size_t, std::string>> pending;
+    /// Units still to run: one kernel (its index in `base` and the key of
+    /// its product there) for one target.
+    struct Unit {
+      size_t index;
+      std::string key;
+      std::string target;
+    };
+    std::deque<Unit> pending;
     std::vector<KernelRun> runs;
     uint64_t compile = 0;
     bool reportedStart = false;
@@ -131,6 +136,8 @@ private:
 
   const std::string uri;
   const std::vector<std::string> includeDirs;
+  /// The targets code generation is for: one unit each per kernel.
+  const std::vector<std::string> targets;
   CompileSlot &slot;
   WorkerHost &host;
   /// Used only while holding the slot.
