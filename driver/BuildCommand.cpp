@@ -134,7 +134,7 @@ static int buildOne(mlir::MLIRContext &context, const Options &options,
     }
     c = std::move(*fromFile);
   } else {
-    state.seedCache(context, compiler.cache(), dir, name);
+    state.seedCache(context, compiler, dir, name);
     c = compiler.compileFile(input);
   }
 

@@ -112,7 +112,7 @@ std::array<StageRecord, kNumStages> BuildState::reusedRecords() const {
   return records;
 }
 
-unsigned BuildState::seedCache(mlir::MLIRContext &context, ProductCache &cache,
+unsigned BuildState::seedCache(mlir::MLIRContext &context, Compiler &compiler,
                                llvm::StringRef dir,
                                llvm::StringRef name) const {
   unsigned seeded = 0;
@@ -135,7 +135,7 @@ unsigned BuildState::seedCache(mlir::MLIRContext &context, ProductCache &cache,
     }
     for (mlir::ModuleOp kernel : kernelModules(**product)) {
       kernel->remove(); // the cache owns it from here
-      cache.store(kernelKey(kernel), shareKernel(kernel));
+      compiler.cache(stage).store(kernelKey(kernel), shareKernel(kernel));
       ++seeded;
     }
   }

@@ -38,9 +38,10 @@ public:
   /// marked reused (what an up-to-date build reports).
   std::array<StageRecord, kNumStages> reusedRecords() const;
 
-  /// Puts into `cache` the kernels of every stage file in `dir` whose
-  /// content hash matches this state. Returns how many kernels were seeded.
-  unsigned seedCache(mlir::MLIRContext &context, ProductCache &cache,
+  /// Puts into `compiler`'s caches the kernels of every stage file in
+  /// `dir` whose content hash matches this state. Returns how many kernels
+  /// were seeded.
+  unsigned seedCache(mlir::MLIRContext &context, Compiler &compiler,
                      llvm::StringRef dir, llvm::StringRef name) const;
 
   /// Records the hash of an output file.

@@ -100,7 +100,7 @@ void AccyServer::filesChanged(const std::vector<std::string> &paths) {
        impl->scheduler.workers()) {
     bool affected = false;
     if (std::shared_ptr<const CompileResult> latest = worker->latestResult())
-      for (const std::string &dep : latest->semantic().dependencies())
+      for (const std::string &dep : latest->compilation().dependencies())
         affected |= std::find(paths.begin(), paths.end(), dep) != paths.end();
     // A missing import may have appeared: any change may matter then.
     if (std::shared_ptr<const Analysis> analysis = worker->cachedAnalysis())

@@ -104,7 +104,7 @@ accy::lsp::collectDiagnostics(const CompileResult &result,
                               PositionEncoding encoding) {
   RangeMapper mapper(result, encoding);
   std::vector<lsp::Diagnostic> out;
-  const Compilation &semantic = result.semantic();
+  const Compilation &semantic = result.compilation();
   for (const accy::Diagnostic &d : semantic.diagnostics())
     out.push_back(frontendDiagnostic(d, semantic.sources(), mapper));
   for (const FailureRecord &r : result.failures())

@@ -197,7 +197,7 @@ DocumentWorker::replan(std::shared_ptr<const CompileResult> base,
     next.emplace();
     next->base = base;
     next->compile = compile;
-    if (std::optional<StageId> from = base->lastProduct()) {
+    if (std::optional<StageId> from = base->compilation().lastStage()) {
       llvm::SmallVector<mlir::ModuleOp> kernels = base->kernels(*from);
       for (size_t i = 0; i < kernels.size(); ++i) {
         std::string key = kernelKey(kernels[i]).str();
@@ -280,7 +280,7 @@ void DocumentWorker::runBackground() {
       // keep a check waiting for it.
       if (slot.checkWaiting())
         return;
-      std::vector<KernelRun> runs;
+      std::vector<KernelUnit> runs;
       {
         std::lock_guard<std::mutex> lock(mutex);
         runs = std::move(plan->runs);
@@ -312,7 +312,7 @@ void DocumentWorker::runBackground() {
       announce();
       return;
     }
-    KernelRun run = compiler.generateKernel(*base, index, target);
+    KernelUnit run = compiler.generateKernel(*base, index, target);
     bool compiledAny = run.compiledAny;
     {
       std::lock_guard<std::mutex> lock(mutex);

@@ -107,7 +107,7 @@ private:
       std::string target;
     };
     std::deque<Unit> pending;
-    std::vector<KernelRun> runs;
+    std::vector<KernelUnit> runs;
     uint64_t compile = 0;
     bool reportedStart = false;
   };

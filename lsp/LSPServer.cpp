@@ -377,7 +377,7 @@ void LSPServer::onStats(const StatsParams &params, Reply reply) {
       replyWith<AccyServer::Stats>(
           std::move(reply), [](const AccyServer::Stats &stats) {
             json stages = json::array();
-            for (const StageRecord &record : stats.compile->allRecords())
+            for (const StageRecord &record : stats.compile->compilation().records())
               stages.push_back({{"stage", stageName(record.stage).str()},
                                 {"status", stageStatusName(record.status).str()},
                                 {"seconds", record.seconds},

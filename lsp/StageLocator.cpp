@@ -17,7 +17,7 @@ static std::set<unsigned> ordinalsOf(const CompileResult &result,
                                      llvm::StringRef kernel, uint32_t begin,
                                      uint32_t end) {
   std::set<unsigned> ordinals;
-  const SourceMap &map = result.semantic().sourceMap();
+  const SourceMap &map = result.compilation().sourceMap();
   for (unsigned n = 0;; ++n) {
     std::optional<SourceSpan> span = map.lookup(kernel, n);
     if (!span)

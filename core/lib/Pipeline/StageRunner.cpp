@@ -416,7 +416,8 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
                                  llvm::ArrayRef<KernelInput> inputs,
                                  const StageOptions &options,
                                  const SourceMap *sourceMap,
-                                 ProductCache *cache) {
+                                 ProductCache *cache,
+                                 const RunControl &control) {
   auto start = std::chrono::steady_clock::now();
   StageKernels out;
   StageRecord &record = out.record;
@@ -461,6 +462,11 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
   // kernels are independent, and each job writes only its own slot.
   PipelinePool pool(&context, stage, options);
   auto compile = [&](KernelJob *job) {
+    // Cancelled: the kernels not started yet stay as they are.
+    if (control.isCancelled()) {
+      job->record.status = StageStatus::NotRun;
+      return;
+    }
     PipelineRun *run = pool.acquire();
     job->made = job->input.clone();
     if (failed(run->run(*job->made, sourceMap, job->failures, running))) {
@@ -488,7 +494,9 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
 
   // The kernels, in input order.
   std::string stageKeyText, stageFingerprintText;
+  bool cancelled = false;
   for (KernelJob &job : jobs) {
+    cancelled |= job.record.status == StageStatus::NotRun;
     record.failures.insert(record.failures.end(), job.failures.begin(),
                            job.failures.end());
     if (job.reused || job.made) {
@@ -511,6 +519,8 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
                               fingerprintHex(job.record.fingerprint) + ";";
       out.kernels.push_back(std::move(kernel));
     }
+    if (control.observer)
+      control.observer->kernelDone(stage, job.record);
     record.kernels.push_back(std::move(job.record));
   }
 
@@ -519,13 +529,15 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
   record.seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-  if (!record.failures.empty()) {
-    record.status = StageStatus::Failed;
+  if (!record.failures.empty() || cancelled) {
+    record.status = cancelled ? StageStatus::NotRun : StageStatus::Failed;
     out.kernels.clear(); // no partial product
-    return out;
+  } else {
+    record.status = !toCompile.empty() || jobs.empty() ? StageStatus::Compiled
+                                                       : StageStatus::Reused;
   }
-  record.status = !toCompile.empty() || jobs.empty() ? StageStatus::Compiled
-                                                     : StageStatus::Reused;
+  if (control.observer)
+    control.observer->stageDone(record);
   return out;
 }
 
@@ -533,50 +545,26 @@ StageKernels accy::runStageOnKernels(StageId stage, MLIRContext &context,
                                      llvm::ArrayRef<ModuleOp> inputs,
                                      const StageOptions &options,
                                      const SourceMap *sourceMap,
-                                     ProductCache *cache) {
+                                     ProductCache *cache,
+                                     const RunControl &control) {
   std::vector<KernelInput> known;
   for (ModuleOp kernel : inputs)
     // The hash its producer recorded, where the cache has it.
     known.push_back(
         {kernel, cache ? cache->contentHash(kernelKey(kernel)) : ""});
-  return runOnKernels(stage, context, known, options, sourceMap, cache);
+  return runOnKernels(stage, context, known, options, sourceMap, cache,
+                      control);
 }
 
 StageKernels accy::runStageOnKernels(StageId stage, MLIRContext &context,
                                      llvm::ArrayRef<SharedKernel> inputs,
                                      const StageOptions &options,
                                      const SourceMap *sourceMap,
-                                     ProductCache *cache) {
+                                     ProductCache *cache,
+                                     const RunControl &control) {
   std::vector<KernelInput> known;
   for (const SharedKernel &kernel : inputs)
     known.push_back({kernel->module.get(), kernel->contentHash});
-  return runOnKernels(stage, context, known, options, sourceMap, cache);
-}
-
-StageOutput accy::runStage(StageId stage, ModuleOp input,
-                           const StageOptions &options,
-                           const SourceMap *sourceMap, ProductCache *cache) {
-  StageOutput out;
-  if (llvm::Error err = verifyProduct(input, *previousStage(stage))) {
-    out.record.stage = stage;
-    out.record.failInternally(llvm::toString(std::move(err)));
-    return out;
-  }
-  MLIRContext &context = *input.getContext();
-  StageKernels made = runStageOnKernels(stage, context, kernelModules(input),
-                                        options, sourceMap, cache);
-  out.record = std::move(made.record);
-  if (out.record.status == StageStatus::Failed)
-    return out;
-  out.product = createProduct(context, stage);
-  for (SharedKernel &kernel : made.kernels) {
-    // A kernel nobody else holds (no cache) moves into the product; one the
-    // cache shares is copied.
-    ModuleOp module =
-        kernel.use_count() == 1
-            ? const_cast<KernelProduct &>(*kernel).module.release()
-            : kernel->module.get().clone();
-    out.product->getBody()->push_back(module);
-  }
-  return out;
+  return runOnKernels(stage, context, known, options, sourceMap, cache,
+                      control);
 }

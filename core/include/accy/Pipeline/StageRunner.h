@@ -2,6 +2,7 @@
 #ifndef ACCY_PIPELINE_STAGERUNNER_H
 #define ACCY_PIPELINE_STAGERUNNER_H
 
+#include "accy/Pipeline/CompileObserver.h"
 #include "accy/Pipeline/ProductCache.h"
 #include "accy/Pipeline/StageRecord.h"
 
@@ -43,20 +44,6 @@ struct StageOptions {
 void buildStagePipeline(StageId stage, mlir::OpPassManager &pm,
                         const StageOptions &options);
 
-struct StageOutput {
-  mlir::OwningOpRef<mlir::ModuleOp> product; // null when the stage failed
-  StageRecord record;
-};
-
-/// Runs `stage` on every kernel of `input` (a product of the previous
-/// stage). A kernel whose key is in `cache` is reused without running the
-/// pipeline. Failures are returned in the record with the pass, the op and
-/// the source range (through `sourceMap`, when given); no partial product is
-/// returned.
-StageOutput runStage(StageId stage, mlir::ModuleOp input,
-                     const StageOptions &options, const SourceMap *sourceMap,
-                     ProductCache *cache);
-
 /// What runStageOnKernels made: the kernels of the stage's product, in input
 /// order (none when the record says the stage failed).
 struct StageKernels {
@@ -64,21 +51,26 @@ struct StageKernels {
   StageRecord record;
 };
 
-/// runStage on the kernel modules of a product, without the product around
-/// them: `inputs` are kernel modules of the previous stage (keys set), in
-/// `context`. The kernels made are shared with `cache`, so a kernel reused
-/// by key costs no copy; a caller that keeps products per kernel (the
-/// language server) pays nothing for the kernels an edit did not touch.
+/// Runs `stage` on kernel modules of the previous stage (keys set), in
+/// `context`. A kernel whose key is in `cache` (then in the options' store)
+/// is reused without running the pipeline; the others compile, in parallel
+/// when the context has threads. The kernels made are shared with `cache`,
+/// so a reuse costs no copy. Failures are returned in the record with the
+/// pass, the op and the source range (through `sourceMap`, when given); no
+/// partial product is returned. When `control` is cancelled, kernels not
+/// yet started are not compiled and the record says NotRun. `control`'s
+/// observer hears of each kernel and of the stage's end.
 StageKernels runStageOnKernels(StageId stage, mlir::MLIRContext &context,
                                llvm::ArrayRef<mlir::ModuleOp> inputs,
                                const StageOptions &options,
-                               const SourceMap *sourceMap, ProductCache *cache);
-/// The same on kernels a stage run made, whose content hashes they carry
-/// (`cache` may then be another stage's, as it need not know them).
+                               const SourceMap *sourceMap, ProductCache *cache,
+                               const RunControl &control = {});
+/// The same on kernels a stage run made, whose content hashes they carry.
 StageKernels runStageOnKernels(StageId stage, mlir::MLIRContext &context,
                                llvm::ArrayRef<SharedKernel> inputs,
                                const StageOptions &options,
-                               const SourceMap *sourceMap, ProductCache *cache);
+                               const SourceMap *sourceMap, ProductCache *cache,
+                               const RunControl &control = {});
 
 } // namespace accy
 
