@@ -16,18 +16,7 @@ using namespace accy::driver;
 
 llvm::Expected<std::optional<KernelStoreConfig>>
 accy::driver::storeConfigFor(const Options &options) {
-  if (options.noCache)
-    return std::nullopt;
-  if (options.cacheDir.empty())
-    return KernelStoreConfig::fromEnvironment();
-  // The command line names the directory, whatever the environment says.
-  auto limit = KernelStoreConfig::limitFromEnvironment();
-  if (!limit)
-    return limit.takeError();
-  KernelStoreConfig config;
-  config.directory = options.cacheDir;
-  config.limitBytes = *limit;
-  return config;
+  return KernelStoreConfig::fromCommandLine(options.cacheDir, options.noCache);
 }
 
 static std::string humanBytes(uint64_t bytes) {

@@ -55,7 +55,9 @@ static std::string stageTable(const CompileResult &compiled,
                            ? "-"
                            : std::to_string(record.stats.passRuns);
     out += llvm::formatv("| {0} | {1} | {2} | {3} | {4:F2} | {5} |\n",
-                         stageName(stage), stageStatusName(status),
+                         stageName(stage),
+                         // "stored": from the kernel store on disk
+                         mine ? mine->statusName() : stageStatusName(status),
                          made ? "`" + fingerprintHex(mine->fingerprint) + "`"
                               : std::string("-"),
                          made ? "`" + mine->key + "`" : std::string("-"),

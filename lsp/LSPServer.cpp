@@ -7,6 +7,7 @@
 #include "Uri.h"
 
 #include "accy/Config.h"
+#include "accy/Pipeline/KernelStore.h"
 #include "accy/Pipeline/Hashing.h"
 
 using namespace accy;
@@ -14,6 +15,7 @@ using namespace accy::lsp;
 
 LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
     : connection(transport), progress(connection),
+      kernelStore(options.compile.stages.store),
       server(std::make_unique<AccyServer>(
           std::move(options), static_cast<ServerCallbacks &>(*this))) {
   if (inOrder)
@@ -278,6 +280,10 @@ void LSPServer::stageStarted(uint64_t compile, StageId stage) {
 void LSPServer::compileEnded(uint64_t compile, bool cancelled) {
   progress.end(std::to_string(compile),
                cancelled ? "cancelled by a newer edit" : "done");
+  if (kernelStore)
+    if (std::optional<std::string> warning = kernelStore->takeWarning())
+      connection.notify("window/showMessage",
+                        {{"type", 2}, {"message", "accy-lsp: " + *warning}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -364,7 +370,7 @@ static json kernelRecordsJson(const StageRecord &record) {
   json kernels = json::array();
   for (const KernelStageRecord &k : record.kernels)
     kernels.push_back({{"kernel", k.kernel},
-                       {"status", stageStatusName(k.status).str()},
+                       {"status", k.statusName().str()},
                        {"key", k.key},
                        {"fingerprint", fingerprintHex(k.fingerprint)}});
   return kernels;

@@ -78,6 +78,9 @@ private:
 
   RpcConnection connection;
   ProgressReporter progress;
+  /// The kernel store the compiles share, if any: a write that failed is
+  /// shown to the user once (the server goes on without writing).
+  KernelStore *kernelStore = nullptr;
   std::unique_ptr<AccyServer> server;
   std::atomic<Lifecycle> lifecycle{Lifecycle::Uninitialized};
   bool exitRequested = false;

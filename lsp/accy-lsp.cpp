@@ -5,6 +5,7 @@
 
 #include "accy/Config.h"
 #include "accy/Pipeline/BuildId.h"
+#include "accy/Pipeline/KernelStore.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -33,6 +34,9 @@ static const char *kUsage =
     "  --retained-documents N\n"
     "                     documents whose stage products stay in memory for\n"
     "                     reuse (default 3; the others recompile every kernel)\n"
+    "  --cache-dir DIR    the kernel store shared with accyc (default:\n"
+    "                     $ACCY_CACHE_DIR, $XDG_CACHE_HOME/accy or ~/.cache/accy)\n"
+    "  --no-cache         neither read nor write the kernel store\n"
     "  --version, --help\n";
 
 namespace {
@@ -40,6 +44,8 @@ struct Arguments {
   std::optional<uint16_t> listenPort;
   std::optional<std::string> checkFile;
   bool litTest = false;
+  std::string cacheDir;
+  bool noCache = false;
   ServerOptions server;
 };
 } // namespace
@@ -88,6 +94,15 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
         return std::nullopt;
       }
       args.server.retainedDocuments = count;
+    } else if (arg == "--cache-dir") {
+      auto v = value();
+      if (!v || v->empty()) {
+        llvm::errs() << "accy-lsp: --cache-dir needs a directory\n";
+        return std::nullopt;
+      }
+      args.cacheDir = v->str();
+    } else if (arg == "--no-cache") {
+      args.noCache = true;
     } else if (arg == "--target") {
       auto v = value();
       llvm::SmallVector<llvm::StringRef> parts;
@@ -136,6 +151,20 @@ int main(int argc, char **argv) {
   // as a diagnostic, instead of taking the editor's server down.
   llvm::CrashRecoveryContext::Enable();
   args->server.compile.stages.buildId = compilerBuildId();
+  // The kernel store accyc builds fill: a file built before is opened with
+  // its code already generated.
+  auto storeConfig =
+      KernelStoreConfig::fromCommandLine(args->cacheDir, args->noCache);
+  if (!storeConfig) {
+    llvm::errs() << "accy-lsp: " << llvm::toString(storeConfig.takeError())
+                 << "\n";
+    return 2;
+  }
+  std::unique_ptr<KernelStore> store;
+  if (*storeConfig) {
+    store = std::make_unique<KernelStore>(std::move(**storeConfig));
+    args->server.compile.stages.store = store.get();
+  }
 
   if (args->checkFile)
     return runCheck(*args->checkFile, args->server);

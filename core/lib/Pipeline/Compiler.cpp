@@ -4,6 +4,7 @@
 
 #include "SemanticStage.h"
 
+#include "accy/Pipeline/KernelStore.h"
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/TargetUnits.h"
 
@@ -267,6 +268,11 @@ KernelUnit Compiler::compileKernel(const Compilation &base, size_t index,
     if (stageIndex(stage) <= stageIndex(*from) ||
         stageIndex(stage) > stageIndex(options.stopAfter))
       continue;
+    // A unit has nothing to make when the stage's product for every target
+    // is at hand: the stage run of resume() reuses it.
+    if (stage == StageId::Target && target && previous &&
+        hasTargetProduct(*previous))
+      break;
     const StageOptions &stageOptions =
         stage == StageId::Target ? unitOptions : options.stages;
     StageKernels out =
@@ -285,6 +291,13 @@ KernelUnit Compiler::compileKernel(const Compilation &base, size_t index,
     previous = out.kernels.front();
   }
   return unit;
+}
+
+bool Compiler::hasTargetProduct(const KernelProduct &input) const {
+  std::string key = targetStageKey(options.stages, input);
+  KernelStore *store = options.stages.store;
+  return targetCache.lookup(key) ||
+         (store && store->contains(StageId::Target, key));
 }
 
 void Compiler::creditUnits(Compilation &c, llvm::ArrayRef<KernelUnit> units) {

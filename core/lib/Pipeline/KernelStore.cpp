@@ -244,6 +244,25 @@ static std::optional<Entry> parseEntry(llvm::StringRef data) {
 KernelStore::KernelStore(KernelStoreConfig config)
     : config_(std::move(config)) {}
 
+llvm::Expected<std::optional<KernelStoreConfig>>
+KernelStoreConfig::fromCommandLine(llvm::StringRef directory, bool noCache) {
+  if (noCache)
+    return std::nullopt;
+  if (directory.empty())
+    return fromEnvironment();
+  auto limit = limitFromEnvironment();
+  if (!limit)
+    return limit.takeError();
+  KernelStoreConfig config;
+  config.directory = directory.str();
+  config.limitBytes = *limit;
+  return config;
+}
+
+bool KernelStore::contains(StageId stage, llvm::StringRef key) const {
+  return fs::exists(entryPath(stage, key));
+}
+
 std::string KernelStore::entryPath(StageId stage, llvm::StringRef key) const {
   llvm::SmallString<256> p(config_.directory);
   path::append(p, kSchema, stageName(stage), key.take_front(2), key);

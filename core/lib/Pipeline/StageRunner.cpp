@@ -68,6 +68,10 @@ static std::string fingerprintText(StageId stage, ModuleOp kernel) {
   return productBytes(*copy);
 }
 
+uint64_t accy::kernelFingerprint(StageId stage, ModuleOp kernel) {
+  return fingerprintOf(fingerprintText(stage, kernel));
+}
+
 //===----------------------------------------------------------------------===//
 // Fault containment
 //===----------------------------------------------------------------------===//
@@ -508,7 +512,7 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
           job.reused ? std::move(job.reused) : shareKernel(std::move(job.made));
       job.record.fingerprint =
           known ? *known
-                : fingerprintOf(fingerprintText(stage, kernel->module.get()));
+                : kernelFingerprint(stage, kernel->module.get());
       if (cache && (job.record.status == StageStatus::Compiled ||
                     job.record.fromStore))
         cache->store(job.record.key, kernel, job.record.fingerprint);

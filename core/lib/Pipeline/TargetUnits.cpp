@@ -3,9 +3,11 @@
 #include "accy/Pipeline/TargetUnits.h"
 
 #include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/KernelStore.h"
 #include "accy/Pipeline/Product.h"
 #include "accy/ProductAttributes.h"
 #include "accy/Stages/Target/JoinTargets.h"
+#include "accy/Support/CrashContainment.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -18,8 +20,8 @@ StageOptions accy::targetUnitOptions(const StageOptions &options,
   return unit;
 }
 
-static std::string targetStageKey(const StageOptions &options,
-                                  const KernelProduct &input) {
+std::string accy::targetStageKey(const StageOptions &options,
+                                 const KernelProduct &input) {
   return computeProductKey({StageId::Target, options.buildId,
                             options.canonicalText(StageId::Target),
                             input.contentHash});
@@ -59,7 +61,14 @@ size_t accy::joinTargetUnits(mlir::MLIRContext &context,
     (**product)->setAttr(kKeyAttr, b.getStringAttr(key));
     (**product)->setAttr(kInputKeyAttr,
                          b.getStringAttr(kernelKey(input->module.get())));
-    cache.store(key, shareKernel(std::move(*product)));
+    SharedKernel kernel = shareKernel(std::move(*product));
+    uint64_t fingerprint =
+        kernelFingerprint(StageId::Target, kernel->module.get());
+    // Stored as a stage run would store it, so that accyc finds what the
+    // editor's units made (not what a fault injected for a test made).
+    if (options.store && !injectedFault())
+      options.store->save(StageId::Target, key, *kernel, fingerprint);
+    cache.store(key, std::move(kernel), fingerprint);
     ++joined;
   }
   return joined;

@@ -7,10 +7,11 @@
 namespace accy {
 
 /// Identifies the compiler that is running: its version, the LLVM/MLIR it
-/// links, and the linker's build id of the running executable (a hash of its
-/// bytes; where there is none, a hash computed here), so any rebuilt compiler
-/// (even one configured from the same revision) has a new id and never
-/// reuses an older compiler's products. Computed once per process.
+/// links, and a hash of the core libraries that make products, taken when
+/// they were built (core/lib/BuildId). Every tool built from the same core
+/// (accyc, accy-lsp) has the same id, so they share the kernel store; any
+/// change to the core is a new id, which never reuses an older compiler's
+/// products.
 const std::string &compilerBuildId();
 
 } // namespace accy

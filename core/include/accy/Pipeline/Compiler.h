@@ -162,6 +162,9 @@ private:
   /// the stage failed or was cancelled.
   bool runStageOn(Compilation &c, StageId stage, const RunControl &control);
   StageId lastStageOf(const RunControl &control) const;
+  /// Whether the target stage's product of `input` for every target is in
+  /// the cache or the store.
+  bool hasTargetProduct(const KernelProduct &input) const;
 
   mlir::MLIRContext &context;
   CompileOptions options;

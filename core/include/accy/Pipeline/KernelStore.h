@@ -75,6 +75,11 @@ struct KernelStoreConfig {
   static llvm::Expected<std::optional<KernelStoreConfig>> fromEnvironment();
   /// `$ACCY_CACHE_SIZE`, else the default; a malformed size is an error.
   static llvm::Expected<uint64_t> limitFromEnvironment();
+  /// What a tool's `--cache-dir DIR` and `--no-cache` say (accyc and
+  /// accy-lsp take both): none with `noCache`; `directory` whatever the
+  /// environment says (the size from it); else fromEnvironment().
+  static llvm::Expected<std::optional<KernelStoreConfig>>
+  fromCommandLine(llvm::StringRef directory, bool noCache);
 };
 
 /// Parses a size as `$ACCY_CACHE_SIZE` takes it.
@@ -102,6 +107,10 @@ public:
   /// writing off for this process and leaves a warning.
   void save(StageId stage, llvm::StringRef key, const KernelProduct &kernel,
             uint64_t fingerprint);
+
+  /// Whether an entry of `stage` is stored under `key` (not checked: a load
+  /// may still find it damaged).
+  bool contains(StageId stage, llvm::StringRef key) const;
 
   /// The warning a failed write left (once), for the front door to print.
   std::optional<std::string> takeWarning();

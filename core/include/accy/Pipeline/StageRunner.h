@@ -44,6 +44,10 @@ struct StageOptions {
 void buildStagePipeline(StageId stage, mlir::OpPassManager &pm,
                         const StageOptions &options);
 
+/// The fingerprint of a kernel product of `stage`: of the stage's plan
+/// where it has one, else of the product without its keys.
+uint64_t kernelFingerprint(StageId stage, mlir::ModuleOp kernel);
+
 /// What runStageOnKernels made: the kernels of the stage's product, in input
 /// order (none when the record says the stage failed).
 struct StageKernels {

@@ -21,9 +21,15 @@ namespace accy {
 StageOptions targetUnitOptions(const StageOptions &options,
                                llvm::StringRef target);
 
+/// The key of the target stage's product of `input` (a kernel-stage
+/// product) under `options`.
+std::string targetStageKey(const StageOptions &options,
+                           const KernelProduct &input);
+
 /// For each kernel of `inputs` (kernel-stage products) whose unit of every
 /// target in `options` `cache` holds, stores the joined product in `cache`
-/// under the target stage's key. Returns how many kernels were joined.
+/// (and the options' kernel store) under the target stage's key. Returns
+/// how many kernels were joined.
 size_t joinTargetUnits(mlir::MLIRContext &context,
                        llvm::ArrayRef<SharedKernel> inputs,
                        const StageOptions &options, ProductCache &cache);
