@@ -177,6 +177,7 @@ function(_accy_add_stage_commands name source stem out_dir outputs_var)
       OUTPUT "${output}" ${extra_outputs}
       ${byproducts}
       COMMAND Accy::accyc stage ${stage} "${input}" -o "${output}"
+              --record "${output}.record.json"
               ${extra_args} ${_accy_flags_${stage}}
       DEPENDS "${input}" "$<TARGET_FILE:Accy::accyc>"
               "${out_dir}/flags/${stage}.txt"

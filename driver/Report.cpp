@@ -121,16 +121,39 @@ static std::string shortKey(llvm::StringRef key) {
   return key.empty() ? "-" : key.str();
 }
 
+KernelCounts accy::driver::countKernels(const StageRecord &r) {
+  KernelCounts counts;
+  for (const KernelStageRecord &k : r.kernels) {
+    if (k.status == StageStatus::Compiled)
+      ++counts.compiled;
+    else if (k.status == StageStatus::Reused)
+      ++(k.fromStore ? counts.stored : counts.reused);
+    else if (k.status == StageStatus::Failed)
+      ++counts.failed;
+  }
+  return counts;
+}
+
+std::string accy::driver::stageRecordJson(const StageRecord &r) {
+  KernelCounts counts = countKernels(r);
+  llvm::json::Object kernels{{"compiled", counts.compiled},
+                             {"stored", counts.stored},
+                             {"reused", counts.reused},
+                             {"failed", counts.failed}};
+  llvm::json::Object record{{"stage", stageName(r.stage)},
+                            {"status", stageStatusName(r.status)},
+                            {"seconds", r.seconds},
+                            {"kernels", std::move(kernels)}};
+  std::string text;
+  llvm::raw_string_ostream(text)
+      << llvm::formatv("{0:2}", llvm::json::Value(std::move(record))) << "\n";
+  return text;
+}
+
 /// How a stage's kernels were made: "3 compiled, 13 stored, 2 reused"
 /// (stored: from the kernel store on disk; reused: in this process).
 static std::string kernelCounts(const StageRecord &r) {
-  unsigned compiled = 0, stored = 0, reused = 0;
-  for (const KernelStageRecord &k : r.kernels) {
-    if (k.status == StageStatus::Compiled)
-      ++compiled;
-    else if (k.status == StageStatus::Reused)
-      ++(k.fromStore ? stored : reused);
-  }
+  auto [compiled, stored, reused, failed] = countKernels(r);
   std::string text;
   auto add = [&](unsigned n, llvm::StringRef what) {
     if (n)

@@ -23,6 +23,19 @@ void printReports(llvm::raw_ostream &os,
                   const std::array<StageRecord, kNumStages> &records,
                   const Options &options);
 
+/// How a stage's kernels were made.
+struct KernelCounts {
+  unsigned compiled = 0;
+  unsigned stored = 0; // from the kernel store on disk
+  unsigned reused = 0; // from this process's cache
+  unsigned failed = 0;
+};
+KernelCounts countKernels(const StageRecord &record);
+
+/// `accyc stage --record`: the stage's status, time and kernel counts as
+/// JSON, for scripts/stage-table.py.
+std::string stageRecordJson(const StageRecord &record);
+
 /// `--list-passes`: every stage with the passes of its pipeline.
 void printStagePasses(llvm::raw_ostream &os, const StageOptions &options);
 

@@ -103,6 +103,14 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
   if (auto written = writeFileIfChanged(output, stageFileBytes(product));
       !written)
     return fail(written.takeError());
+  // The record is for people (scripts/stage-table.py): one that cannot be
+  // written fails nothing.
+  if (!options.recordFile.empty())
+    if (auto written = writeFileIfChanged(options.recordFile,
+                                          stageRecordJson(c.record(stage)));
+        !written)
+      llvm::errs() << "accyc: warning: " << llvm::toString(written.takeError())
+                   << "\n";
   printReports(llvm::outs(), c.records(), options);
   return ExitOk;
 }

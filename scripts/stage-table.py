@@ -3,8 +3,11 @@
 
 Reads Ninja's own record of what it ran (BUILD/.ninja_log) and shows, for
 each .accy source, how long each stage's build step took in the latest
-build that ran it. Usage: stage-table.py BUILD_DIR
+build that ran it, and how that step made its kernels: compiled, from the
+kernel store or reused (the record each step writes beside its stage file,
+STAGEFILE.record.json). Usage: stage-table.py BUILD_DIR
 """
+import json
 import os
 import re
 import sys
@@ -37,12 +40,38 @@ def stage_steps(entries):
     return steps
 
 
+def kernel_counts(build_dir, output):
+    """{compiled, stored, reused, failed} of the step that wrote `output`
+    (relative to `build_dir`), or None without its record."""
+    try:
+        with open(os.path.join(build_dir, output + ".record.json")) as f:
+            return json.load(f)["kernels"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def kernels_cell(counts):
+    """"1c 15s": compiled, stored (from the kernel store), reused."""
+    if counts is None:
+        return "-"
+    parts = ["%d%s" % (counts.get(what, 0), what[0])
+             for what in ("compiled", "stored", "reused", "failed")
+             if counts.get(what, 0)]
+    return " ".join(parts) or "0"
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: stage-table.py BUILD_DIR")
-    latest = {}
-    for stem, stage, ms in stage_steps(read_ninja_log(sys.argv[1])):
+    build_dir = sys.argv[1]
+    latest, outputs = {}, {}
+    entries = read_ninja_log(build_dir)
+    for stem, stage, ms in stage_steps(entries):
         latest[(stem, stage)] = ms
+    for _, _, output in entries:
+        match = STAGE_FILE.search(output)
+        if match:
+            outputs[(match.group(1), match.group(2))] = output
     stems = sorted({stem for stem, _ in latest})
     width = max([len("file")] + [len(stem) + 5 for stem in stems]) + 2
     print("per-stage build steps (ms, from .ninja_log):")
@@ -53,6 +82,14 @@ def main():
         cells = "".join("%10s" % ("-" if t is None else t) for t in times)
         total = sum(t for t in times if t is not None)
         print((stem + ".accy").ljust(width) + cells + "%10d" % total)
+    print("kernels of those steps (c: compiled, s: from the kernel store, "
+          "r: reused):")
+    print("file".ljust(width) + "".join("%10s" % s for s in STAGES))
+    for stem in stems:
+        cells = "".join("%10s" % kernels_cell(
+            kernel_counts(build_dir, outputs[(stem, s)]) if (stem, s) in outputs
+            else None) for s in STAGES)
+        print((stem + ".accy").ljust(width) + cells)
 
 
 if __name__ == "__main__":
