@@ -60,11 +60,15 @@ bool BuiltinChecker::bind() {
       std::string message =
           callName() + " has no parameter named '" + arg.name + "'";
       std::string suggestion = closestName(arg.name, names);
-      if (!suggestion.empty())
-        message += "; did you mean '" + suggestion + "'?";
-      else
-        message += std::string("; usage: ") + info.signature;
-      sema.error(DiagCode::UnknownNamedArgument, arg.nameRange, message);
+      if (suggestion.empty()) {
+        sema.error(DiagCode::UnknownNamedArgument, arg.nameRange,
+                   message + "; usage: " + info.signature);
+        return false;
+      }
+      FixIt fix = Sema::renameFix(arg.nameRange, suggestion);
+      sema.error(DiagCode::UnknownNamedArgument, arg.nameRange,
+                 message + "; did you mean '" + suggestion + "'?")
+          .fixIt(std::move(fix.title), std::move(fix.edits));
       return false;
     }
     if (!info.params[index].isConstant()) {
@@ -278,6 +282,11 @@ ExprPtr BuiltinChecker::reduction() {
   auto n = node(TensorType(x->type.elem, std::move(shape)));
   n->attrs.axes = std::move(axes);
   n->attrs.keepdims = *keepdims;
+  // A node may take the address of a freed one: always overwrite.
+  if (const syntax::Expr *arg = args.get(2))
+    sema.keepdimsArgs[n.get()] = arg->range;
+  else
+    sema.keepdimsArgs.erase(n.get());
   n->operands.push_back(std::move(x));
   return n;
 }

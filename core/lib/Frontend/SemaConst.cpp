@@ -110,7 +110,11 @@ CValue Sema::evalConst(const syntax::Expr &e, Scope &scope,
         for (size_t i = 0; i < dims.size(); ++i)
           message += (i ? ", " : " ") + dims[i];
       }
-      error(DiagCode::UnknownDimension, e.range, message);
+      auto diag = error(DiagCode::UnknownDimension, e.range, message);
+      if (!suggestion.empty()) {
+        FixIt fix = renameFix(e.range, suggestion);
+        diag.fixIt(std::move(fix.title), std::move(fix.edits));
+      }
       return kindValue(CValue::Kind::Error, e.range);
     }
     // Let checkName report the unknown name with its suggestions.

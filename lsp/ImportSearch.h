@@ -1,0 +1,51 @@
+//===- ImportSearch.h - Which workspace files define a name -----*- C++ -*-===//
+//
+// For the import quick fix: the const and fn items (what an import makes
+// visible) of the .accy files under the workspace folders, read with the
+// frontend's parser and kept per file until its size or modification time
+// changes, so a search re-reads only edited files. Safe to call from any
+// thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_LSP_IMPORTSEARCH_H
+#define ACCY_LSP_IMPORTSEARCH_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Chrono.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace accy::lsp {
+
+class ImportSearch {
+public:
+  struct Match {
+    std::string path;
+    /// Every const and fn name the file defines (`name` among them).
+    std::vector<std::string> exported;
+  };
+
+  /// The files under `folders` (hidden folders and node_modules skipped)
+  /// that define `name` as a fn (`isFn`) or as a const, sorted by path.
+  std::vector<Match> filesDefining(const std::vector<std::string> &folders,
+                                   llvm::StringRef name, bool isFn);
+
+private:
+  struct Entry {
+    llvm::sys::TimePoint<> modified;
+    uint64_t size = 0;
+    std::vector<std::string> consts, fns;
+  };
+  /// The entry of `path`, read again when it changed; null when unreadable.
+  const Entry *entry(const std::string &path);
+
+  std::mutex mutex;
+  std::map<std::string, Entry> files;
+};
+
+} // namespace accy::lsp
+
+#endif // ACCY_LSP_IMPORTSEARCH_H
