@@ -57,18 +57,10 @@ bool BuiltinChecker::bind() {
       for (const BuiltinParam &p : info.params)
         if (p.isConstant())
           names.push_back(p.name);
-      std::string message =
-          callName() + " has no parameter named '" + arg.name + "'";
-      std::string suggestion = closestName(arg.name, names);
-      if (suggestion.empty()) {
-        sema.error(DiagCode::UnknownNamedArgument, arg.nameRange,
-                   message + "; usage: " + info.signature);
-        return false;
-      }
-      FixIt fix = Sema::renameFix(arg.nameRange, suggestion);
-      sema.error(DiagCode::UnknownNamedArgument, arg.nameRange,
-                 message + "; did you mean '" + suggestion + "'?")
-          .fixIt(std::move(fix.title), std::move(fix.edits));
+      sema.reportUnknown(
+          DiagCode::UnknownNamedArgument, arg.nameRange, arg.name,
+          callName() + " has no parameter named '" + arg.name + "'", names,
+          std::string("; usage: ") + info.signature);
       return false;
     }
     if (!info.params[index].isConstant()) {

@@ -155,16 +155,8 @@ ExprPtr Sema::checkName(const syntax::NameExpr &e, Scope &scope) {
   for (const auto &entry : scope.module->names)
     if (entry.second->kind == NamedItem::Kind::Const)
       candidates.push_back(entry.first);
-  std::string message = "unknown name " + quote(e.name);
-  std::string suggestion = closestName(e.name, candidates);
-  if (suggestion.empty()) {
-    error(DiagCode::UnknownName, e.range, message);
-    return makeError(e.range);
-  }
-  FixIt fix = renameFix(e.range, suggestion);
-  error(DiagCode::UnknownName, e.range,
-        message + "; did you mean " + quote(suggestion) + "?")
-      .fixIt(std::move(fix.title), std::move(fix.edits));
+  reportUnknown(DiagCode::UnknownName, e.range, e.name,
+                "unknown name " + quote(e.name), candidates);
   return makeError(e.range);
 }
 
@@ -499,15 +491,7 @@ ExprPtr Sema::checkCall(const syntax::CallExpr &e, Scope &scope) {
   for (const auto &entry : scope.module->names)
     if (entry.second->kind == NamedItem::Kind::Fn)
       candidates.push_back(entry.first);
-  std::string message = "unknown function " + quote(e.callee);
-  std::string suggestion = closestName(e.callee, candidates);
-  if (suggestion.empty()) {
-    error(DiagCode::UnknownFunction, e.calleeRange, message);
-    return makeError(e.range);
-  }
-  FixIt fix = renameFix(e.calleeRange, suggestion);
-  error(DiagCode::UnknownFunction, e.calleeRange,
-        message + "; did you mean " + quote(suggestion) + "?")
-      .fixIt(std::move(fix.title), std::move(fix.edits));
+  reportUnknown(DiagCode::UnknownFunction, e.calleeRange, e.callee,
+                "unknown function " + quote(e.callee), candidates);
   return makeError(e.range);
 }

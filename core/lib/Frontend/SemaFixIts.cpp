@@ -27,8 +27,17 @@ static std::vector<FixItEdit> wrap(const Expr &e, std::string prefix,
           {emptyAt(e.range, e.range.end), std::move(suffix)}};
 }
 
-FixIt Sema::renameFix(SourceRange range, llvm::StringRef suggestion) {
-  return {"replace with " + quote(suggestion), {{range, suggestion.str()}}};
+void Sema::reportUnknown(DiagCode code, SourceRange range,
+                         llvm::StringRef name, std::string message,
+                         llvm::ArrayRef<std::string> candidates,
+                         llvm::StringRef otherwise) {
+  std::string suggestion = closestName(name, candidates);
+  if (suggestion.empty()) {
+    error(code, range, message + otherwise.str());
+    return;
+  }
+  error(code, range, message + "; did you mean " + quote(suggestion) + "?")
+      .fixIt("replace with " + quote(suggestion), {{range, suggestion}});
 }
 
 static bool isReduction(Builtin b) {

@@ -191,8 +191,13 @@ public:
 
   //===--- Fix-its (SemaFixIts.cpp) ---------------------------------------===//
   // Each returns a fix-it only when applying it removes the error it is for.
-  /// Replaces the misspelt name at `range` with `suggestion`.
-  static FixIt renameFix(SourceRange range, llvm::StringRef suggestion);
+  /// Reports `message` about the unknown `name` at `range`, then "; did you
+  /// mean 'x'?" with the fix-it that writes x there when one of
+  /// `candidates` is close, else `otherwise`.
+  void reportUnknown(DiagCode code, SourceRange range, llvm::StringRef name,
+                     std::string message,
+                     llvm::ArrayRef<std::string> candidates,
+                     llvm::StringRef otherwise = "");
   /// keepdims=true on the reduction `side` is (or a let binds), when the
   /// shape it then has broadcasts against `other`.
   std::optional<FixIt> keepdimsFix(const Expr &side, const Shape &other);
