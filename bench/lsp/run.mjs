@@ -109,10 +109,10 @@ async function editingSession(dir, text, paceMs) {
   }
 }
 
-/// Quick fixes at `tahn` (for `tanh`) in kernel k0, each requested right
+/// Quick fixes at `sigmod` (for `sigmoid`) in kernel k0, each requested right
 /// after a keystroke in another kernel, then on the same version again.
 async function codeActionSession(dir, text) {
-  const broken = text.replace('tanh(r)', 'tahn(r)');
+  const broken = text.replace('sigmoid(u)', 'sigmod(u)');
   const file = path.join(dir, 'actions.accy');
   fs.writeFileSync(file, broken);
   const uri = uriOf(file);
@@ -125,7 +125,7 @@ async function codeActionSession(dir, text) {
     const ask = async () => {
       const [ms, actions] = await timed(() => s.request('textDocument/codeAction',
         { textDocument: { uri }, range, context: { diagnostics: published.diagnostics } }));
-      if (!actions.some((a) => a.title === "replace with 'tanh'")) throw new Error(JSON.stringify(actions));
+      if (!actions.some((a) => a.title === "replace with 'sigmoid'")) throw new Error(JSON.stringify(actions));
       return ms;
     };
     const afterEdit = [], sameVersion = [];
