@@ -101,6 +101,7 @@ void AccyServer::closeDocument(const std::string &uri) {
 }
 
 void AccyServer::filesChanged(const std::vector<std::string> &paths) {
+  impl->importSearch.invalidate();
   for (const std::shared_ptr<DocumentWorker> &worker :
        impl->scheduler.workers()) {
     bool affected = false;

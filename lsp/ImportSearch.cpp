@@ -17,6 +17,8 @@ namespace fs = llvm::sys::fs;
 
 /// A bound on the files one search looks at, for very large folders.
 static constexpr size_t kMaxFiles = 5000;
+/// How long a listing of the folders is used without a watched-file event.
+static constexpr std::chrono::seconds kListingLifetime{10};
 
 static std::vector<std::string>
 accyFiles(const std::vector<std::string> &folders) {
@@ -70,13 +72,25 @@ const ImportSearch::Entry *ImportSearch::entry(const std::string &path) {
   return &(files[path] = std::move(fresh));
 }
 
+void ImportSearch::invalidate() {
+  std::lock_guard<std::mutex> lock(mutex);
+  listValid = false;
+}
+
 std::vector<ImportSearch::Match>
 ImportSearch::filesDefining(const std::vector<std::string> &folders,
                             llvm::StringRef name, bool isFn) {
   std::vector<Match> out;
-  std::vector<std::string> paths = accyFiles(folders);
   std::lock_guard<std::mutex> lock(mutex);
-  for (const std::string &path : paths) {
+  auto now = std::chrono::steady_clock::now();
+  if (!listValid || folders != listedFolders ||
+      now - listedAt > kListingLifetime) {
+    listed = accyFiles(folders);
+    listedFolders = folders;
+    listedAt = now;
+    listValid = true;
+  }
+  for (const std::string &path : listed) {
     const Entry *e = entry(path);
     if (!e)
       continue;

@@ -3,8 +3,10 @@
 // For the import quick fix: the const and fn items (what an import makes
 // visible) of the .accy files under the workspace folders, read with the
 // frontend's parser and kept per file until its size or modification time
-// changes, so a search re-reads only edited files. Safe to call from any
-// thread.
+// changes, so a search re-reads only edited files. The list of files is
+// kept too, for a few seconds or until invalidate() (a watched file was
+// created or deleted): walking a large folder takes longer than a code
+// action may. Safe to call from any thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_LSP_IMPORTSEARCH_H
@@ -13,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Chrono.h"
 
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <string>
@@ -32,6 +35,8 @@ public:
   /// that define `name` as a fn (`isFn`) or as a const, sorted by path.
   std::vector<Match> filesDefining(const std::vector<std::string> &folders,
                                    llvm::StringRef name, bool isFn);
+  /// Lists the folders' files again at the next search.
+  void invalidate();
 
 private:
   struct Entry {
@@ -44,6 +49,9 @@ private:
 
   std::mutex mutex;
   std::map<std::string, Entry> files;
+  std::vector<std::string> listedFolders, listed;
+  std::chrono::steady_clock::time_point listedAt;
+  bool listValid = false;
 };
 
 } // namespace accy::lsp

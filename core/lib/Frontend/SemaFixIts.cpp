@@ -71,6 +71,13 @@ std::optional<FixIt> Sema::keepdimsFix(const Expr &side, const Shape &other) {
                {{emptyAt(call->range, close), ", keepdims=true"}}};
 }
 
+/// "convert WHAT with cast<T>": cast<T>(...) around `e`.
+static FixIt castTo(const Expr &e, ElemType to, llvm::StringRef what) {
+  std::string type = elemTypeName(to).str();
+  return {"convert " + what.str() + " with cast<" + type + ">",
+          wrap(e, "cast<" + type + ">(", ")")};
+}
+
 std::optional<FixIt> Sema::castFix(const Expr &a, const Expr &b) {
   // Cast the integer (or bool) operand to the float type, else the right one
   // to the left one's type.
@@ -79,10 +86,16 @@ std::optional<FixIt> Sema::castFix(const Expr &a, const Expr &b) {
   ElemType to = castA ? b.type.elem : a.type.elem;
   if (!operand.range.isValid())
     return std::nullopt;
-  std::string type = elemTypeName(to).str();
-  return FixIt{"convert the " + std::string(castA ? "left" : "right") +
-                   " operand with cast<" + type + ">",
-               wrap(operand, "cast<" + type + ">(", ")")};
+  return castTo(operand, to,
+                std::string(castA ? "the left" : "the right") + " operand");
+}
+
+std::optional<FixIt> Sema::resultCastFix(const Expr &value,
+                                         const TensorType &declared) {
+  if (value.type.shape != declared.shape ||
+      value.type.elem == declared.elem || !value.range.isValid())
+    return std::nullopt;
+  return castTo(value, declared.elem, "the returned value");
 }
 
 /// ", perm=[0, 1, ..., r-1, r-2])": swaps the last two of `rank` axes.

@@ -204,6 +204,9 @@ public:
   /// cast<T>(...) around one of two operands with different element types
   /// (the integer one where one is a float).
   std::optional<FixIt> castFix(const Expr &a, const Expr &b);
+  /// cast<T>(...) around a returned value whose shape is the declared one.
+  std::optional<FixIt> resultCastFix(const Expr &value,
+                                     const TensorType &declared);
   /// transpose(...) of the last two axes of one operand of `@`, when that
   /// makes the inner sizes agree.
   std::optional<FixIt> matmulTransposeFix(const Expr &lhs, const Expr &rhs);

@@ -75,6 +75,10 @@ TEST_CASE("cast<T> around the integer operand", "[fixit]") {
                 "  return i * x;\n}\n",
                 "convert the left operand with cast<f32>")
             .find("cast<f32>(i) * x") != std::string::npos);
+  // A returned value of the declared shape but another element type.
+  CHECK(fixOnce("kernel k(i: i32[N]) -> f32[N] {\n  return i * 2;\n}\n",
+                "convert the returned value with cast<f32>")
+            .find("return cast<f32>(i * 2);") != std::string::npos);
   // A compound operand is wrapped whole.
   CHECK(fixOnce("kernel k(x: f32[N], i: i32[N]) -> f32[N] {\n"
                 "  return x - (i + 1);\n}\n",
