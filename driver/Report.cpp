@@ -21,7 +21,28 @@ static json::Object position(unsigned line, unsigned column, unsigned offset) {
   return json::Object{{"line", line}, {"column", column}, {"offset", offset}};
 }
 
+static json::Object range(const SourceManager &sm, SourceRange r) {
+  LineCol begin = sm.getLineCol(r.file, r.begin);
+  LineCol end = sm.getLineCol(r.file, r.end);
+  return json::Object{{"file", sm.getPath(r.file)},
+                      {"start", position(begin.line, begin.col, r.begin)},
+                      {"end", position(end.line, end.col, r.end)}};
+}
+
+static json::Value fixItJson(const SourceManager &sm, const FixIt &fix) {
+  json::Array edits;
+  for (const FixItEdit &edit : fix.edits) {
+    json::Object o = range(sm, edit.range);
+    o["text"] = edit.text;
+    edits.push_back(std::move(o));
+  }
+  return json::Object{{"title", fix.title}, {"edits", std::move(edits)}};
+}
+
 static json::Value frontendJson(const SourceManager &sm, const Diagnostic &d) {
+  json::Array fixIts;
+  for (const FixIt &fix : d.fixIts)
+    fixIts.push_back(fixItJson(sm, fix));
   json::Array notes;
   for (const DiagnosticNote &n : d.notes)
     notes.push_back(json::Object{
@@ -37,7 +58,8 @@ static json::Value frontendJson(const SourceManager &sm, const Diagnostic &d) {
       {"code", diagCodeString(d.code)},
       {"stage", "semantic"},
       {"message", d.message},
-      {"notes", std::move(notes)}};
+      {"notes", std::move(notes)},
+      {"fixits", std::move(fixIts)}};
 }
 
 static json::Value failureJson(const FailureRecord &r) {
@@ -105,6 +127,7 @@ unsigned accy::driver::printDiagnostics(const Compilation &c,
   llvm::raw_ostream &os = llvm::errs();
   DiagPrintOptions print;
   print.showSnippet = options.snippets;
+  print.showFixIts = true;
   accy::printDiagnostics(os, c.sources(), c.diagnostics(), print);
   for (const FailureRecord &r : failures)
     printFailureText(os, r);

@@ -2,6 +2,7 @@
 
 #include "AccyServer.h"
 
+#include "CodeActions.h"
 #include "Completion.h"
 #include "Definition.h"
 #include "Diagnostics.h"
@@ -18,6 +19,7 @@
 #include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
+#include <mutex>
 
 using namespace accy;
 using namespace accy::lsp;
@@ -51,6 +53,9 @@ public:
                 bool complete, bool products);
 
   ServerOptions options;
+  ImportSearch importSearch;
+  std::mutex foldersMutex;
+  std::vector<std::string> workspaceFolders;
   /// Kernels of one stage compile in parallel here; destroyed last, after
   /// every MLIR context that uses it.
   llvm::StdThreadPool compilePool;
@@ -96,6 +101,7 @@ void AccyServer::closeDocument(const std::string &uri) {
 }
 
 void AccyServer::filesChanged(const std::vector<std::string> &paths) {
+  impl->importSearch.invalidate();
   for (const std::shared_ptr<DocumentWorker> &worker :
        impl->scheduler.workers()) {
     bool affected = false;
@@ -225,6 +231,38 @@ void AccyServer::formatting(const std::string &uri, std::optional<Range> range,
   impl->withAnalysis(uri, std::move(reply), [range](const Analysis &a) {
     return findFormattingEdits(a, range);
   });
+}
+
+void AccyServer::setWorkspaceFolders(std::vector<std::string> folders) {
+  std::lock_guard<std::mutex> lock(impl->foldersMutex);
+  impl->workspaceFolders = std::move(folders);
+}
+
+void AccyServer::codeActions(const std::string &uri, Range range,
+                             Callback<std::vector<CodeAction>> reply) {
+  std::vector<std::string> folders;
+  {
+    std::lock_guard<std::mutex> lock(impl->foldersMutex);
+    folders = impl->workspaceFolders;
+  }
+  impl->withAnalysis(uri, std::move(reply),
+                     [this, range, folders](const Analysis &a) {
+                       return findCodeActions(a, range, folders,
+                                              impl->importSearch);
+                     });
+}
+
+void AccyServer::resolveCodeAction(const ImportFixData &data,
+                                   Callback<CodeAction> reply) {
+  impl->withAnalysis(
+      data.uri, std::move(reply),
+      [data](const Analysis &a) -> Outcome<CodeAction> {
+        if (std::optional<CodeAction> action = resolveImportFix(a, data))
+          return std::move(*action);
+        return ServerError{ServerError::Kind::InvalidArgument,
+                           "'" + data.name + "' is no longer unknown in " +
+                               data.uri};
+      });
 }
 
 template <typename T, typename F>

@@ -96,6 +96,14 @@ public:
   /// top-level items `range` touches.
   void formatting(const std::string &uri, std::optional<Range> range,
                   Callback<std::vector<TextEdit>> reply);
+  /// Quick fixes of the frontend diagnostics `range` touches.
+  void codeActions(const std::string &uri, Range range,
+                   Callback<std::vector<CodeAction>> reply);
+  /// The edit of an import quick fix offered by codeActions.
+  void resolveCodeAction(const ImportFixData &data,
+                         Callback<CodeAction> reply);
+  /// Where the import quick fix looks for definitions.
+  void setWorkspaceFolders(std::vector<std::string> folders);
   /// Pull diagnostics: those of the current version, once compiled.
   void diagnostics(const std::string &uri, CancelFlag cancelled,
                    Callback<std::vector<Diagnostic>> reply);

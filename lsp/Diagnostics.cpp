@@ -18,25 +18,25 @@ namespace {
 /// Maps byte ranges of the compiled files to document ranges.
 class RangeMapper {
 public:
-  RangeMapper(const CompileResult &result, PositionEncoding encoding)
-      : result(result), index(result.document().text, encoding) {}
+  RangeMapper(const DocumentSnapshot &document, const LineIndex &index)
+      : document(document), index(index) {}
 
   /// The document range for [begin, end) of `path`; a range in another
   /// file maps to the first line of the document, or to nothing.
   Range map(const std::string &path, uint32_t begin, uint32_t end,
             std::string *elsewhere) const {
-    if (path == result.document().path)
+    if (path == document.path)
       return index.rangeOf(begin, end);
     if (elsewhere)
       *elsewhere = path;
     return index.rangeOf(0, 0);
   }
-  std::string uri() const { return result.document().uri; }
+  std::string uri() const { return document.uri; }
   PositionEncoding encoding() const { return index.encoding(); }
 
 private:
-  const CompileResult &result;
-  LineIndex index;
+  const DocumentSnapshot &document;
+  const LineIndex &index;
 };
 
 } // namespace
@@ -46,9 +46,9 @@ static std::string prefixed(const std::string &elsewhere,
   return elsewhere.empty() ? message : "in " + elsewhere + ": " + message;
 }
 
-static lsp::Diagnostic frontendDiagnostic(const accy::Diagnostic &d,
-                                     const SourceManager &sm,
-                                     const RangeMapper &mapper) {
+static lsp::Diagnostic toLsp(const accy::Diagnostic &d,
+                             const SourceManager &sm,
+                             const RangeMapper &mapper) {
   lsp::Diagnostic out;
   std::string elsewhere;
   out.range = mapper.map(sm.getPath(d.range.file).str(), d.range.begin,
@@ -99,14 +99,22 @@ static lsp::Diagnostic failureDiagnostic(const FailureRecord &r,
   return out;
 }
 
+lsp::Diagnostic accy::lsp::frontendDiagnostic(const accy::Diagnostic &d,
+                                              const SourceManager &sm,
+                                              const DocumentSnapshot &document,
+                                              const LineIndex &index) {
+  return toLsp(d, sm, RangeMapper(document, index));
+}
+
 std::vector<lsp::Diagnostic>
 accy::lsp::collectDiagnostics(const CompileResult &result,
                               PositionEncoding encoding) {
-  RangeMapper mapper(result, encoding);
+  LineIndex index(result.document().text, encoding);
+  RangeMapper mapper(result.document(), index);
   std::vector<lsp::Diagnostic> out;
   const Compilation &semantic = result.compilation();
   for (const accy::Diagnostic &d : semantic.diagnostics())
-    out.push_back(frontendDiagnostic(d, semantic.sources(), mapper));
+    out.push_back(toLsp(d, semantic.sources(), mapper));
   for (const FailureRecord &r : result.failures())
     out.push_back(failureDiagnostic(r, mapper));
   return out;

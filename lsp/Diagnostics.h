@@ -17,6 +17,14 @@ namespace accy::lsp {
 std::vector<Diagnostic> collectDiagnostics(const CompileResult &result,
                                            PositionEncoding encoding);
 
+/// One frontend diagnostic of `document` as collectDiagnostics shows it
+/// (`index` is that of the document's text), so that a code action can
+/// name the diagnostic it fixes.
+Diagnostic frontendDiagnostic(const accy::Diagnostic &d,
+                              const SourceManager &sm,
+                              const DocumentSnapshot &document,
+                              const LineIndex &index);
+
 } // namespace accy::lsp
 
 #endif // ACCY_LSP_DIAGNOSTICS_H

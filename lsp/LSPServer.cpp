@@ -51,6 +51,8 @@ LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
   request("textDocument/signatureHelp", &LSPServer::onSignatureHelp);
   request("textDocument/formatting", &LSPServer::onFormatting);
   request("textDocument/rangeFormatting", &LSPServer::onRangeFormatting);
+  request("textDocument/codeAction", &LSPServer::onCodeAction);
+  request("codeAction/resolve", &LSPServer::onCodeActionResolve);
   request("textDocument/diagnostic", &LSPServer::onDiagnostic);
   request("accy/stageOutput", &LSPServer::onStageOutput);
   request("accy/stats", &LSPServer::onStats);
@@ -156,6 +158,7 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
   server->setEncoding(encoding);
   progress.enable(params.workDoneProgress);
   watchFilesDynamically = params.watchFilesDynamically;
+  server->setWorkspaceFolders(params.workspaceFolders);
 
   json tokenLegend = {{"tokenTypes", semanticTokenTypes()},
                       {"tokenModifiers", semanticTokenModifiers()}};
@@ -175,6 +178,8 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
         {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}}},
         {"documentFormattingProvider", true},
         {"documentRangeFormattingProvider", true},
+        {"codeActionProvider",
+         {{"codeActionKinds", {"quickfix"}}, {"resolveProvider", true}}},
         {"diagnosticProvider",
          {{"interFileDependencies", true}, {"workspaceDiagnostics", false}}},
         {"experimental",
@@ -345,6 +350,17 @@ void LSPServer::onRangeFormatting(const DocumentRangeFormattingParams &params,
                                   Reply reply) {
   server->formatting(params.uri, params.range,
                      replyWithJson<std::vector<TextEdit>>(std::move(reply)));
+}
+
+void LSPServer::onCodeAction(const CodeActionParams &params, Reply reply) {
+  server->codeActions(params.uri, params.range,
+                      replyWithJson<std::vector<CodeAction>>(std::move(reply)));
+}
+
+void LSPServer::onCodeActionResolve(const CodeActionResolveParams &params,
+                                    Reply reply) {
+  server->resolveCodeAction(params.data,
+                            replyWithJson<CodeAction>(std::move(reply)));
 }
 
 void LSPServer::onDiagnostic(const TextDocumentParams &params, Reply reply) {

@@ -72,6 +72,8 @@ private:
   void onFormatting(const TextDocumentParams &params, Reply reply);
   void onRangeFormatting(const DocumentRangeFormattingParams &params,
                          Reply reply);
+  void onCodeAction(const CodeActionParams &params, Reply reply);
+  void onCodeActionResolve(const CodeActionResolveParams &params, Reply reply);
   void onDiagnostic(const TextDocumentParams &params, Reply reply);
   void onStageOutput(const StageOutputParams &params, Reply reply);
   void onStats(const StatsParams &params, Reply reply);

@@ -2,6 +2,8 @@
 
 #include "Params.h"
 
+#include "Uri.h"
+
 #include <nlohmann/json.hpp>
 
 #include <limits>
@@ -127,6 +129,17 @@ bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
   out.workDoneProgress = capability(*capabilities, {"window", "workDoneProgress"});
   out.watchFilesDynamically = capability(
       *capabilities, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
+  if (const json *folders = member(params, "workspaceFolders");
+      folders && folders->is_array()) {
+    for (const json &folder : *folders)
+      if (const json *uri = member(folder, "uri"); uri && uri->is_string())
+        if (std::optional<std::string> dir = uriToPath(uri->get<std::string>()))
+          out.workspaceFolders.push_back(*dir);
+  } else if (const json *root = member(params, "rootUri");
+             root && root->is_string()) {
+    if (std::optional<std::string> dir = uriToPath(root->get<std::string>()))
+      out.workspaceFolders.push_back(*dir);
+  }
   return true;
 }
 
@@ -211,6 +224,25 @@ bool accy::lsp::fromJSON(const json &params, DocumentRangeFormattingParams &out,
   Path path("params", error);
   return readDocumentUri(params, out.uri, path) &&
          readField(params, "range", out.range, path, "a range");
+}
+
+bool accy::lsp::fromJSON(const json &params, CodeActionParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  return readDocumentUri(params, out.uri, path) &&
+         readField(params, "range", out.range, path, "a range");
+}
+
+bool accy::lsp::fromJSON(const json &params, CodeActionResolveParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  const json *data = member(params, "data");
+  if (!data || !data->is_object())
+    return path.field("data").fail("the data of an accy-lsp code action");
+  Path at = path.field("data");
+  return readField(*data, "uri", out.data.uri, at, "a string") &&
+         readField(*data, "name", out.data.name, at, "a string") &&
+         readField(*data, "path", out.data.path, at, "a string");
 }
 
 bool accy::lsp::fromJSON(const json &params, StageOutputParams &out,

@@ -12,6 +12,7 @@
 
 #include "DocumentStore.h"
 #include "LineIndex.h"
+#include "Protocol.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -26,6 +27,8 @@ struct InitializeParams {
   bool offersUtf8 = false;
   bool workDoneProgress = false;
   bool watchFilesDynamically = false;
+  /// Paths of workspaceFolders (else of rootUri) that are file URIs.
+  std::vector<std::string> workspaceFolders;
 };
 
 struct DidOpenParams {
@@ -69,6 +72,18 @@ struct DocumentRangeFormattingParams {
   Range range;
 };
 
+/// textDocument/codeAction (context.diagnostics is not read: the server
+/// offers the fixes of its own diagnostics in `range`).
+struct CodeActionParams {
+  std::string uri;
+  Range range;
+};
+
+/// codeAction/resolve: the action's `data`.
+struct CodeActionResolveParams {
+  ImportFixData data;
+};
+
 /// accy/stageOutput.
 struct StageOutputParams {
   std::string uri, kernel, stage;
@@ -95,6 +110,10 @@ bool fromJSON(const nlohmann::json &params, TextDocumentPositionParams &out,
 bool fromJSON(const nlohmann::json &params, InlayHintParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, DocumentRangeFormattingParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, CodeActionParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, CodeActionResolveParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, StageOutputParams &out,
               std::string &error);

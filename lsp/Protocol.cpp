@@ -85,3 +85,24 @@ void accy::lsp::to_json(json &j, const SignatureHelp &s) {
        {"activeSignature", 0},
        {"activeParameter", s.activeParameter}};
 }
+
+void accy::lsp::to_json(json &j, const WorkspaceEdit &e) {
+  json changes = json::object();
+  for (const auto &[uri, edits] : e.changes)
+    changes[uri] = edits;
+  j = {{"changes", std::move(changes)}};
+}
+
+void accy::lsp::to_json(json &j, const CodeAction &a) {
+  j = {{"title", a.title},
+       {"kind", "quickfix"},
+       {"diagnostics", a.diagnostics}};
+  if (a.isPreferred)
+    j["isPreferred"] = true;
+  if (a.edit)
+    j["edit"] = *a.edit;
+  if (a.data)
+    j["data"] = {{"uri", a.data->uri},
+                 {"name", a.data->name},
+                 {"path", a.data->path}};
+}

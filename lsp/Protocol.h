@@ -96,6 +96,27 @@ struct SignatureHelp {
   unsigned activeParameter = 0;
 };
 
+/// Edits per document URI.
+struct WorkspaceEdit {
+  std::vector<std::pair<std::string, std::vector<TextEdit>>> changes;
+};
+
+/// What codeAction/resolve needs to finish an import quick fix: `path`
+/// defines `name`, which `uri` uses unimported.
+struct ImportFixData {
+  std::string uri, name, path;
+};
+
+/// A quick fix (kind "quickfix") of the diagnostics it lists.
+struct CodeAction {
+  std::string title;
+  std::vector<Diagnostic> diagnostics;
+  bool isPreferred = false;
+  std::optional<WorkspaceEdit> edit;
+  /// Set while the edit is left to codeAction/resolve.
+  std::optional<ImportFixData> data;
+};
+
 void to_json(nlohmann::json &j, const Position &p);
 void to_json(nlohmann::json &j, const Range &r);
 void to_json(nlohmann::json &j, const Location &l);
@@ -106,6 +127,8 @@ void to_json(nlohmann::json &j, const DocumentSymbol &s);
 void to_json(nlohmann::json &j, const TextEdit &e);
 void to_json(nlohmann::json &j, const CompletionItem &c);
 void to_json(nlohmann::json &j, const SignatureHelp &s);
+void to_json(nlohmann::json &j, const WorkspaceEdit &e);
+void to_json(nlohmann::json &j, const CodeAction &a);
 
 } // namespace accy::lsp
 

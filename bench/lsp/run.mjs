@@ -12,6 +12,9 @@
 //   - completion,
 //   - formatting the whole file (its signatures' continuation lines are
 //     one column off accy-format's layout, so each answer is a real edit),
+//   - code actions (quick fixes) at a misspelt built-in in the file, each
+//     right after a keystroke elsewhere in it (so its frontend analysis is
+//     built first) and again on an unchanged version,
 // the time to the first diagnostics of the file, the time until all of 20
 // such files opened at once have diagnostics (an editor restoring its tabs;
 // at most ALL_FILES_TIMEOUT_S, default 120, then how many had them), the
@@ -52,6 +55,17 @@ function peakRssMiB(pid) {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
+/// `current` with the relu scale of kernel k{j} set to the digit `next`: the
+/// new text and the change that makes it.
+function typeDigit(current, j, next) {
+  const at = positionOf(current, 'relu(s) * ', j);
+  const digit = { line: at.line, character: at.character + 'relu(s) * '.length };
+  const lines = current.split('\n');
+  lines[digit.line] = lines[digit.line].slice(0, digit.character) + next + lines[digit.line].slice(digit.character + 1);
+  const change = { range: { start: digit, end: { line: digit.line, character: digit.character + 1 } }, text: next };
+  return { text: lines.join('\n'), change, digit };
+}
+
 /// Edits inside one kernel at a time, each followed by a hover on that
 /// kernel, a hover on a name and a completion; the next edit comes
 /// `paceMs` after the previous one (at once, when its requests took longer).
@@ -68,15 +82,12 @@ async function editingSession(dir, text, paceMs) {
     for (let i = 0; i < EDITS; ++i) {
       // One keystroke inside kernel k{j}: the scale of its relu changes.
       const j = (i * 7) % KERNELS;
-      const at = positionOf(current, `relu(s) * `, j);
-      const digit = { line: at.line, character: at.character + 'relu(s) * '.length };
-      const next = String((i % 9) + 1);
-      const lines = current.split('\n');
-      lines[digit.line] = lines[digit.line].slice(0, digit.character) + next + lines[digit.line].slice(digit.character + 1);
-      current = lines.join('\n');
+      const typed = typeDigit(current, j, String((i % 9) + 1));
+      const { digit } = typed;
+      current = typed.text;
       const sent = performance.now();
       const [ms, published] = await timed(async () => {
-        const version = s.change(uri, [{ range: { start: digit, end: { line: digit.line, character: digit.character + 1 } }, text: next }]);
+        const version = s.change(uri, [typed.change]);
         return s.diagnosticsFor(uri, version);
       });
       if (published.diagnostics.length) throw new Error(JSON.stringify(published.diagnostics[0]));
@@ -93,6 +104,41 @@ async function editingSession(dir, text, paceMs) {
     const stats = await s.stats(uri);
     const ran = stats.stages.map((st) => `${st.stage} ${st.kernels.filter((k) => k.status === 'compiled').length} (${(st.seconds * 1e3).toFixed(1)} ms)`).join(', ');
     return { first, diagnostics, kernelHovers, nameHovers, completions, formattings, stats, ran, file, current };
+  } finally {
+    s.kill();
+  }
+}
+
+/// Quick fixes at `sigmod` (for `sigmoid`) in kernel k0, each requested right
+/// after a keystroke in another kernel, then on the same version again.
+async function codeActionSession(dir, text) {
+  const broken = text.replace('sigmoid(u)', 'sigmod(u)');
+  const file = path.join(dir, 'actions.accy');
+  fs.writeFileSync(file, broken);
+  const uri = uriOf(file);
+  const s = new Session();
+  try {
+    await s.initialize();
+    s.open(uri, broken);
+    const published = await s.diagnosticsFor(uri, 1, 10 * 60 * 1000);
+    const range = published.diagnostics[0].range;
+    const ask = async () => {
+      const [ms, actions] = await timed(() => s.request('textDocument/codeAction',
+        { textDocument: { uri }, range, context: { diagnostics: published.diagnostics } }));
+      if (!actions.some((a) => a.title === "replace with 'sigmoid'")) throw new Error(JSON.stringify(actions));
+      return ms;
+    };
+    const afterEdit = [], sameVersion = [];
+    let current = broken;
+    for (let i = 0; i < EDITS; ++i) {
+      const j = 1 + (i * 7) % (KERNELS - 1);
+      const typed = typeDigit(current, j, String((i % 9) + 1));
+      current = typed.text;
+      s.change(uri, [typed.change]);
+      afterEdit.push(await ask());
+    }
+    for (let i = 0; i < EDITS; ++i) sameVersion.push(await ask());
+    return { afterEdit, sameVersion };
   } finally {
     s.kill();
   }
@@ -158,6 +204,9 @@ try {
   console.log(`hover on a let name:          ${summary(session.nameHovers)}`);
   console.log(`completion:                   ${summary(session.completions)}`);
   console.log(`formatting the whole file:    ${summary(session.formattings)}`);
+  const actions = await codeActionSession(dir, text);
+  console.log(`code actions right after a keystroke: ${summary(actions.afterEdit)}`);
+  console.log(`code actions, same version:   ${summary(actions.sameVersion)}`);
   console.log(`last edit's compile: ${(session.stats.compileSeconds * 1e3).toFixed(1)} ms; kernels compiled per stage: ${session.ran}; debounce ${session.stats.debounceMs} ms`);
   if (process.env.MEMORY === '0') process.exit(0);
   const many = await manyFiles(dir, text);

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { Session } from './harness.mjs';
+import { Session, applyEdits } from './harness.mjs';
 
 const formatter = process.env.ACCY_FORMAT;
 const messy = [
@@ -19,17 +19,6 @@ const messy = [
   '',
 ].join('\n');
 let s;
-
-/// `text` with LSP TextEdits applied (UTF-16 positions, as JS indexes).
-function applyEdits(text, edits) {
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; ++i) if (text[i] === '\n') lineStarts.push(i + 1);
-  const offset = (p) => lineStarts[p.line] + p.character;
-  const sorted = [...edits].sort((x, y) => offset(y.range.start) - offset(x.range.start));
-  for (const e of sorted)
-    text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
-  return text;
-}
 
 const accyFormat = (text) => execFileSync(formatter, ['-'], { input: text, encoding: 'utf8' });
 

@@ -147,6 +147,17 @@ export function positionOf(text, needle, occurrence = 0) {
 }
 
 /// The same position in UTF-8 bytes.
+export /// `text` with LSP TextEdits applied (UTF-16 positions, as JS indexes).
+function applyEdits(text, edits) {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; ++i) if (text[i] === '\n') lineStarts.push(i + 1);
+  const offset = (p) => lineStarts[p.line] + p.character;
+  const sorted = [...edits].sort((x, y) => offset(y.range.start) - offset(x.range.start));
+  for (const e of sorted)
+    text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
+  return text;
+}
+
 export function utf8PositionOf(text, needle) {
   const { line, character } = positionOf(text, needle);
   const lineText = text.split('\n')[line];

@@ -106,6 +106,14 @@ DiagnosticEngine::Builder::note(SourceRange range, std::string message) {
   return *this;
 }
 
+DiagnosticEngine::Builder &
+DiagnosticEngine::Builder::fixIt(std::string title,
+                                 std::vector<FixItEdit> edits) {
+  if (diag && !edits.empty())
+    diag->fixIts.push_back({std::move(title), std::move(edits)});
+  return *this;
+}
+
 std::vector<Diagnostic> DiagnosticEngine::takeDiagnostics() {
   std::vector<Diagnostic> out = std::move(diags);
   diags.clear();

@@ -139,6 +139,14 @@ static void printOne(llvm::raw_ostream &os, const SourceManager &sm,
     if (options.showSnippet && options.showNoteSnippets)
       printSnippet(os, sm, note.range, note.begin, note.end);
   }
+  if (!options.showFixIts)
+    return;
+  for (const FixIt &fix : diag.fixIts) {
+    const SourceRange &first = fix.edits.front().range;
+    printLocation(os, sm, first, sm.getLineCol(first.file, first.begin),
+                  sm.getLineCol(first.file, first.end));
+    os << "fix-it: " << fix.title << "\n";
+  }
 }
 
 void accy::printDiagnostics(llvm::raw_ostream &os, const SourceManager &sm,

@@ -432,10 +432,13 @@ void Sema::checkBody(const std::vector<syntax::Stmt> &stmts, Scope &scope,
       if (v.type != results[i]) {
         std::string which =
             results.size() > 1 ? " result " + std::to_string(i) : "";
-        error(DiagCode::ResultTypeMismatch, v.range,
-              std::string(isKernel ? "kernel " : "fn ") + quote(itemName) +
-                  which + " must be " + results[i].str() +
-                  " but the returned value is " + v.type.str());
+        auto diag =
+            error(DiagCode::ResultTypeMismatch, v.range,
+                  std::string(isKernel ? "kernel " : "fn ") + quote(itemName) +
+                      which + " must be " + results[i].str() +
+                      " but the returned value is " + v.type.str());
+        if (std::optional<FixIt> fix = resultCastFix(v, results[i]))
+          diag.fixIt(std::move(fix->title), std::move(fix->edits));
       }
     }
   }

@@ -57,14 +57,10 @@ bool BuiltinChecker::bind() {
       for (const BuiltinParam &p : info.params)
         if (p.isConstant())
           names.push_back(p.name);
-      std::string message =
-          callName() + " has no parameter named '" + arg.name + "'";
-      std::string suggestion = closestName(arg.name, names);
-      if (!suggestion.empty())
-        message += "; did you mean '" + suggestion + "'?";
-      else
-        message += std::string("; usage: ") + info.signature;
-      sema.error(DiagCode::UnknownNamedArgument, arg.nameRange, message);
+      sema.reportUnknown(
+          DiagCode::UnknownNamedArgument, arg.nameRange, arg.name,
+          callName() + " has no parameter named '" + arg.name + "'", names,
+          std::string("; usage: ") + info.signature);
       return false;
     }
     if (!info.params[index].isConstant()) {
@@ -278,6 +274,11 @@ ExprPtr BuiltinChecker::reduction() {
   auto n = node(TensorType(x->type.elem, std::move(shape)));
   n->attrs.axes = std::move(axes);
   n->attrs.keepdims = *keepdims;
+  // A node may take the address of a freed one: always overwrite.
+  if (const syntax::Expr *arg = args.get(2))
+    sema.keepdimsArgs[n.get()] = arg->range;
+  else
+    sema.keepdimsArgs.erase(n.get());
   n->operands.push_back(std::move(x));
   return n;
 }

@@ -101,16 +101,14 @@ CValue Sema::evalConst(const syntax::Expr &e, Scope &scope,
       std::vector<std::string> dims;
       for (const auto &entry : scope.dims)
         dims.push_back(entry.first);
-      std::string message = "unknown dimension " + quote(name);
-      std::string suggestion = closestName(name, dims);
-      if (!suggestion.empty()) {
-        message += "; did you mean " + quote(suggestion) + "?";
-      } else if (!dims.empty()) {
-        message += "; the dimensions here are";
+      std::string listed;
+      if (!dims.empty()) {
+        listed = "; the dimensions here are";
         for (size_t i = 0; i < dims.size(); ++i)
-          message += (i ? ", " : " ") + dims[i];
+          listed += (i ? ", " : " ") + dims[i];
       }
-      error(DiagCode::UnknownDimension, e.range, message);
+      reportUnknown(DiagCode::UnknownDimension, e.range, name,
+                    "unknown dimension " + quote(name), dims, listed);
       return kindValue(CValue::Kind::Error, e.range);
     }
     // Let checkName report the unknown name with its suggestions.

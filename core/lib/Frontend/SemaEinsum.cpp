@@ -152,7 +152,9 @@ std::optional<Shape> Sema::checkEinsum(const std::string &text,
   for (const EinsumTerm &t : spec.inputs)
     batchRank = std::max(batchRank, t.ellipsisRank);
   spec.output.ellipsisRank = anyEllipsis ? batchRank : 0;
-  return finishEinsum(spec, operands, specRange, prefix);
+  return finishEinsum(spec, operands, specRange, prefix, [&] {
+    return einsumSpecFix(spec, operands, specRange);
+  });
 }
 
 static std::string expandTerm(const EinsumTerm &term, unsigned batchRank) {
@@ -168,10 +170,10 @@ static std::string expandTerm(const EinsumTerm &term, unsigned batchRank) {
   return out;
 }
 
-std::optional<Shape> Sema::finishEinsum(EinsumSpec &spec,
-                                        llvm::ArrayRef<const Expr *> operands,
-                                        SourceRange range,
-                                        llvm::StringRef prefix) {
+std::optional<Shape>
+Sema::finishEinsum(EinsumSpec &spec, llvm::ArrayRef<const Expr *> operands,
+                   SourceRange range, llvm::StringRef prefix,
+                   llvm::function_ref<std::optional<FixIt>()> fixIt) {
   unsigned batchRank = spec.output.ellipsisRank;
   if (batchRank > 26) {
     error(DiagCode::EinsumRank, range,
@@ -214,11 +216,13 @@ std::optional<Shape> Sema::finishEinsum(EinsumSpec &spec,
                   std::to_string(info.operand) + " but " + size.str() +
                   " in operand " + std::to_string(i));
       } else {
-        error(DiagCode::EinsumSizeMismatch, operands[i]->range,
-              prefix.str() + ": '" + std::string(1, label) + "' is " +
-                  info.size.str() + " in operand " +
-                  std::to_string(info.operand) + " but " + size.str() +
-                  " in operand " + std::to_string(i));
+        auto diag = error(DiagCode::EinsumSizeMismatch, operands[i]->range,
+                          prefix.str() + ": '" + std::string(1, label) +
+                              "' is " + info.size.str() + " in operand " +
+                              std::to_string(info.operand) + " but " +
+                              size.str() + " in operand " + std::to_string(i));
+        if (std::optional<FixIt> fix = fixIt ? fixIt() : std::nullopt)
+          diag.fixIt(std::move(fix->title), std::move(fix->edits));
       }
       return std::nullopt;
     }

@@ -155,11 +155,8 @@ ExprPtr Sema::checkName(const syntax::NameExpr &e, Scope &scope) {
   for (const auto &entry : scope.module->names)
     if (entry.second->kind == NamedItem::Kind::Const)
       candidates.push_back(entry.first);
-  std::string message = "unknown name " + quote(e.name);
-  std::string suggestion = closestName(e.name, candidates);
-  if (!suggestion.empty())
-    message += "; did you mean " + quote(suggestion) + "?";
-  error(DiagCode::UnknownName, e.range, message);
+  reportUnknown(DiagCode::UnknownName, e.range, e.name,
+                "unknown name " + quote(e.name), candidates);
   return makeError(e.range);
 }
 
@@ -251,42 +248,70 @@ bool Sema::unifyElem(Expr &a, Expr &b, llvm::StringRef what,
     bool ok = coerceWeak(a, target);
     return coerceWeak(b, target) && ok;
   }
-  error(DiagCode::ElementTypeMismatch, range,
-        "mismatched element types in " + what.str() + ": " + a.type.str() +
-            " and " + b.type.str() + "; convert one with cast<" +
-            elemTypeName(ea).str() + ">(...)");
+  auto diag = error(DiagCode::ElementTypeMismatch, range,
+                    "mismatched element types in " + what.str() + ": " +
+                        a.type.str() + " and " + b.type.str() +
+                        "; convert one with cast<" + elemTypeName(ea).str() +
+                        ">(...)");
+  if (std::optional<FixIt> fix = castFix(a, b))
+    diag.fixIt(std::move(fix->title), std::move(fix->edits));
   return false;
 }
 
-std::optional<Shape> Sema::broadcastShapes(const TensorType &a,
-                                           const TensorType &b,
-                                           llvm::StringRef what,
-                                           SourceRange range) {
-  size_t ra = a.rank(), rb = b.rank(), r = std::max(ra, rb);
-  Shape out(r);
+std::optional<Dim> accy::sema::broadcastDim(const Dim &a, const Dim &b) {
   Dim one = Dim::constant(1);
+  if (a == b || b == one)
+    return a;
+  if (a == one)
+    return b;
+  return std::nullopt;
+}
+
+/// Broadcasts `a` and `b` into `out`; on failure, the failing axis counted
+/// from the right.
+static std::optional<size_t> broadcastInto(const Shape &a, const Shape &b,
+                                           Shape &out) {
+  size_t ra = a.size(), rb = b.size(), r = std::max(ra, rb);
+  out.assign(r, Dim());
   for (size_t i = 0; i < r; ++i) {
-    const Dim *da = i < ra ? &a.shape[ra - 1 - i] : nullptr;
-    const Dim *db = i < rb ? &b.shape[rb - 1 - i] : nullptr;
-    Dim &result = out[r - 1 - i];
-    if (!da || !db) {
-      result = da ? *da : *db;
-    } else if (*da == *db || *db == one) {
-      result = *da;
-    } else if (*da == one) {
-      result = *db;
-    } else {
-      std::string message =
-          "cannot broadcast " + a.str() + " and " + b.str() + " in " +
-          what.str() + ": size " + da->str() + " (axis " +
-          std::to_string(ra - 1 - i) + " of the first operand) does not "
-          "match " + db->str() + " (axis " + std::to_string(rb - 1 - i) +
-          " of the second)";
-      if (!da->isStatic() || !db->isStatic())
-        message += "; a symbolic size broadcasts only against itself or 1";
-      error(DiagCode::BroadcastMismatch, range, message);
-      return std::nullopt;
-    }
+    const Dim *da = i < ra ? &a[ra - 1 - i] : nullptr;
+    const Dim *db = i < rb ? &b[rb - 1 - i] : nullptr;
+    std::optional<Dim> d = !da || !db ? (da ? *da : *db)
+                                      : broadcastDim(*da, *db);
+    if (!d)
+      return i;
+    out[r - 1 - i] = *d;
+  }
+  return std::nullopt;
+}
+
+std::optional<Shape> accy::sema::tryBroadcast(const Shape &a, const Shape &b) {
+  Shape out;
+  if (broadcastInto(a, b, out))
+    return std::nullopt;
+  return out;
+}
+
+std::optional<Shape>
+Sema::broadcastShapes(const TensorType &a, const TensorType &b,
+                      llvm::StringRef what, SourceRange range,
+                      llvm::function_ref<std::optional<FixIt>()> fixIt) {
+  Shape out;
+  if (std::optional<size_t> failed = broadcastInto(a.shape, b.shape, out)) {
+    size_t ra = a.rank(), rb = b.rank(), i = *failed;
+    const Dim *da = &a.shape[ra - 1 - i], *db = &b.shape[rb - 1 - i];
+    std::string message =
+        "cannot broadcast " + a.str() + " and " + b.str() + " in " +
+        what.str() + ": size " + da->str() + " (axis " +
+        std::to_string(ra - 1 - i) + " of the first operand) does not "
+        "match " + db->str() + " (axis " + std::to_string(rb - 1 - i) +
+        " of the second)";
+    if (!da->isStatic() || !db->isStatic())
+      message += "; a symbolic size broadcasts only against itself or 1";
+    auto diag = error(DiagCode::BroadcastMismatch, range, message);
+    if (std::optional<FixIt> fix = fixIt ? fixIt() : std::nullopt)
+      diag.fixIt(std::move(fix->title), std::move(fix->edits));
+    return std::nullopt;
   }
   return out;
 }
@@ -354,8 +379,12 @@ ExprPtr Sema::checkBinary(const syntax::BinaryExpr &e, Scope &scope) {
               "); convert them with cast<f32>(...)");
     return makeError(e.range);
   }
+  const Expr &l = *lhs, &r = *rhs;
   std::optional<Shape> shape =
-      broadcastShapes(lhs->type, rhs->type, what, e.range);
+      broadcastShapes(lhs->type, rhs->type, what, e.range, [&] {
+        std::optional<FixIt> fix = keepdimsFix(l, r.type.shape);
+        return fix ? fix : keepdimsFix(r, l.type.shape);
+      });
   if (!shape)
     return makeError(e.range);
   bool weak = lhs->weak && rhs->weak && !comparison;
@@ -383,10 +412,13 @@ ExprPtr Sema::checkMatMul(ExprPtr lhs, ExprPtr rhs, SourceRange range,
   const Shape &a = lhs->type.shape, &b = rhs->type.shape;
   size_t ra = a.size(), rb = b.size();
   if (a[ra - 1] != b[rb - 2]) {
-    error(DiagCode::MatmulMismatch, opRange,
-          "'@': the left operand " + lhs->type.str() + " has " +
-              a[ra - 1].str() + " columns but the right operand " +
-              rhs->type.str() + " has " + b[rb - 2].str() + " rows");
+    auto diag = error(DiagCode::MatmulMismatch, opRange,
+                      "'@': the left operand " + lhs->type.str() + " has " +
+                          a[ra - 1].str() + " columns but the right operand " +
+                          rhs->type.str() + " has " + b[rb - 2].str() +
+                          " rows");
+    if (std::optional<FixIt> fix = matmulTransposeFix(*lhs, *rhs))
+      diag.fixIt(std::move(fix->title), std::move(fix->edits));
     return makeError(range);
   }
   TensorType batchA(lhs->type.elem, Shape(a.begin(), a.end() - 2));
@@ -459,10 +491,7 @@ ExprPtr Sema::checkCall(const syntax::CallExpr &e, Scope &scope) {
   for (const auto &entry : scope.module->names)
     if (entry.second->kind == NamedItem::Kind::Fn)
       candidates.push_back(entry.first);
-  std::string message = "unknown function " + quote(e.callee);
-  std::string suggestion = closestName(e.callee, candidates);
-  if (!suggestion.empty())
-    message += "; did you mean " + quote(suggestion) + "?";
-  error(DiagCode::UnknownFunction, e.calleeRange, message);
+  reportUnknown(DiagCode::UnknownFunction, e.calleeRange, e.callee,
+                "unknown function " + quote(e.callee), candidates);
   return makeError(e.range);
 }

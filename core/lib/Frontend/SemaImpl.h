@@ -5,6 +5,8 @@
 #include "accy/Frontend/Builtins.h"
 #include "accy/Frontend/Sema.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -80,6 +82,12 @@ struct CValue {
   std::string describe() const;
 };
 
+/// The size two broadcast axes have together, or nothing when they do not
+/// broadcast (NumPy rules; a symbolic size only against itself or 1).
+std::optional<Dim> broadcastDim(const Dim &a, const Dim &b);
+/// NumPy broadcasting of two shapes, without diagnostics.
+std::optional<Shape> tryBroadcast(const Shape &a, const Shape &b);
+
 class Sema {
 public:
   Sema(CompilationUnit &unit, DiagnosticEngine &diags,
@@ -131,11 +139,12 @@ public:
   /// Makes the element types of `a` and `b` equal (weak scalars adapt).
   /// `what` names the operation in messages.
   bool unifyElem(Expr &a, Expr &b, llvm::StringRef what, SourceRange range);
-  /// NumPy broadcasting of two shapes; reports E0040 on failure.
-  std::optional<Shape> broadcastShapes(const TensorType &a,
-                                       const TensorType &b,
-                                       llvm::StringRef what,
-                                       SourceRange range);
+  /// NumPy broadcasting of two shapes; reports E0040 on failure, with the
+  /// fix-it `fixIt` computes when it is given and finds one.
+  std::optional<Shape>
+  broadcastShapes(const TensorType &a, const TensorType &b,
+                  llvm::StringRef what, SourceRange range,
+                  llvm::function_ref<std::optional<FixIt>()> fixIt = nullptr);
   bool requireNumeric(const Expr &e, llvm::StringRef what, bool floatOnly);
 
   //===--- Constants (SemaConst.cpp) ---------------------------------------===//
@@ -167,10 +176,11 @@ public:
                                    EinsumSpec &spec);
   /// Fills labels, expanded terms and sizes once the terms are parsed and
   /// the operand ranks match them. Reports size mismatches.
-  std::optional<Shape> finishEinsum(EinsumSpec &spec,
-                                    llvm::ArrayRef<const Expr *> operands,
-                                    SourceRange range,
-                                    llvm::StringRef prefix);
+  /// `fixIt` computes the fix-it of a size mismatch, when given.
+  std::optional<Shape>
+  finishEinsum(EinsumSpec &spec, llvm::ArrayRef<const Expr *> operands,
+               SourceRange range, llvm::StringRef prefix,
+               llvm::function_ref<std::optional<FixIt>()> fixIt = nullptr);
 
   //===--- Indexing (SemaIndex.cpp) ----------------------------------------===//
   ExprPtr checkIndex(const syntax::IndexExpr &e, Scope &scope);
@@ -178,6 +188,35 @@ public:
   //===--- Inlining (SemaInline.cpp) ---------------------------------------===//
   ExprPtr instantiateFn(FnState &fs, const syntax::CallExpr &call,
                         Scope &caller);
+
+  //===--- Fix-its (SemaFixIts.cpp) ---------------------------------------===//
+  // Each returns a fix-it only when applying it removes the error it is for.
+  /// Reports `message` about the unknown `name` at `range`, then "; did you
+  /// mean 'x'?" with the fix-it that writes x there when one of
+  /// `candidates` is close, else `otherwise`.
+  void reportUnknown(DiagCode code, SourceRange range, llvm::StringRef name,
+                     std::string message,
+                     llvm::ArrayRef<std::string> candidates,
+                     llvm::StringRef otherwise = "");
+  /// keepdims=true on the reduction `side` is (or a let binds), when the
+  /// shape it then has broadcasts against `other`.
+  std::optional<FixIt> keepdimsFix(const Expr &side, const Shape &other);
+  /// cast<T>(...) around one of two operands with different element types
+  /// (the integer one where one is a float).
+  std::optional<FixIt> castFix(const Expr &a, const Expr &b);
+  /// cast<T>(...) around a returned value whose shape is the declared one.
+  std::optional<FixIt> resultCastFix(const Expr &value,
+                                     const TensorType &declared);
+  /// transpose(...) of the last two axes of one operand of `@`, when that
+  /// makes the inner sizes agree.
+  std::optional<FixIt> matmulTransposeFix(const Expr &lhs, const Expr &rhs);
+  /// The einsum spec, with the subscripts of the fewest operands permuted,
+  /// whose letters agree with the operands' sizes.
+  std::optional<FixIt> einsumSpecFix(const EinsumSpec &spec,
+                                     llvm::ArrayRef<const Expr *> operands,
+                                     SourceRange specRange);
+  /// The value of an explicit `keepdims=` argument of a reduction node.
+  std::map<const Expr *, SourceRange> keepdimsArgs;
 
   /// Messages name types of operands; keep them short.
   static std::string quote(llvm::StringRef s) { return "'" + s.str() + "'"; }

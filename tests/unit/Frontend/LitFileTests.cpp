@@ -127,6 +127,7 @@ TEST_CASE("the semantic diagnostics lit files match the frontend", "[lit]") {
     llvm::raw_string_ostream os(text);
     DiagPrintOptions options;
     options.showSnippet = false;
+    options.showFixIts = true; // As accyc check prints them.
     printDiagnostics(os, sm, r.diagnostics, options);
     os.flush();
     INFO(text);

@@ -11,6 +11,8 @@
 //     3 | <the source line>
 //       |     ^~~~~~~
 //   path/file.accy:1:9-1:10: note: previous definition is here
+//   path/file.accy:3:5-3:12: fix-it: replace 'sofmax' with 'softmax'
+// (fix-it lines only with DiagPrintOptions::showFixIts).
 // Columns are 1-based byte columns; the end position is one past the last
 // character of the range (so a 7-byte token at column 5 prints 3:5-3:12).
 //
@@ -53,6 +55,22 @@ struct DiagnosticNote {
   std::string message;
 };
 
+/// One replacement of a fix-it: the bytes of `range` (empty to insert)
+/// become `text`.
+struct FixItEdit {
+  SourceRange range;
+  std::string text;
+};
+
+/// A change that resolves a diagnostic, like clang's FixItHint: its edits,
+/// applied together, remove that error. The checker computes it where it
+/// knows the names, types and shapes involved; `title` says what it does
+/// ("replace 'sofmax' with 'softmax'"). Edits do not overlap.
+struct FixIt {
+  std::string title;
+  std::vector<FixItEdit> edits;
+};
+
 struct Diagnostic {
   DiagCode code = DiagCode::ExpectedToken;
   Severity severity = Severity::Error;
@@ -60,6 +78,7 @@ struct Diagnostic {
   LineCol begin, end; ///< Resolved from `range`; end is exclusive.
   std::string message;
   std::vector<DiagnosticNote> notes;
+  std::vector<FixIt> fixIts;
 };
 
 /// Collects diagnostics. After `errorLimit` errors one TooManyErrors error is
@@ -71,6 +90,8 @@ public:
   class Builder {
   public:
     Builder &note(SourceRange range, std::string message);
+    /// Attaches a fix-it; one without edits is dropped.
+    Builder &fixIt(std::string title, std::vector<FixItEdit> edits);
 
   private:
     friend class DiagnosticEngine;
@@ -107,6 +128,8 @@ struct DiagPrintOptions {
   bool showSnippet = true;
   /// Also print a snippet under each note.
   bool showNoteSnippets = false;
+  /// Print a "fix-it:" line for each fix-it, after the notes.
+  bool showFixIts = false;
 };
 
 /// Prints diagnostics in the text format above.
