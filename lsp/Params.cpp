@@ -114,6 +114,19 @@ bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
   Path path("params", error);
   if (!params.is_object())
     return path.fail("an object");
+  if (const json *folders = member(params, "workspaceFolders");
+      folders && folders->is_array()) {
+    for (size_t i = 0; i < folders->size(); ++i) {
+      std::string uri;
+      if (!readField((*folders)[i], "uri", uri,
+                     path.field("workspaceFolders").element(i), "a string"))
+        return false;
+      out.workspaceFolders.push_back(std::move(uri));
+    }
+  } else if (const json *root = member(params, "rootUri");
+             root && root->is_string()) {
+    out.workspaceFolders.push_back(root->get<std::string>());
+  }
   const json *capabilities = member(params, "capabilities");
   if (!capabilities)
     return true;
@@ -224,4 +237,58 @@ bool accy::lsp::fromJSON(const json &params, StageOutputParams &out,
 bool accy::lsp::fromJSON(const json &params, StatsParams &out,
                          std::string &error) {
   return readField(params, "uri", out.uri, Path("params", error), "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params, ReferenceParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  if (!readDocumentUri(params, out.uri, path) ||
+      !readField(params, "position", out.position, path, "a position"))
+    return false;
+  if (const json *context = member(params, "context"))
+    if (const json *include = member(*context, "includeDeclaration")) {
+      if (!include->is_boolean())
+        return path.field("context").field("includeDeclaration").fail("a boolean");
+      out.includeDeclaration = include->get<bool>();
+    }
+  return true;
+}
+
+bool accy::lsp::fromJSON(const json &params, RenameParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  return readDocumentUri(params, out.uri, path) &&
+         readField(params, "position", out.position, path, "a position") &&
+         readField(params, "newName", out.newName, path, "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params, WorkspaceSymbolParams &out,
+                         std::string &error) {
+  return readField(params, "query", out.query, Path("params", error),
+                   "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params, SelectionRangeParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  if (!readDocumentUri(params, out.uri, path))
+    return false;
+  const json *positions = member(params, "positions");
+  if (!positions || !positions->is_array())
+    return path.field("positions").fail("an array");
+  for (size_t i = 0; i < positions->size(); ++i) {
+    Position p;
+    if (!read((*positions)[i], p, path.field("positions").element(i)))
+      return false;
+    out.positions.push_back(p);
+  }
+  return true;
+}
+
+bool accy::lsp::fromJSON(const json &params, SemanticTokensDeltaParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  return readDocumentUri(params, out.uri, path) &&
+         readField(params, "previousResultId", out.previousResultId, path,
+                   "a string");
 }

@@ -26,6 +26,8 @@ struct InitializeParams {
   bool offersUtf8 = false;
   bool workDoneProgress = false;
   bool watchFilesDynamically = false;
+  /// URIs of workspaceFolders, else of rootUri (none when neither is set).
+  std::vector<std::string> workspaceFolders;
 };
 
 struct DidOpenParams {
@@ -69,6 +71,37 @@ struct DocumentRangeFormattingParams {
   Range range;
 };
 
+/// textDocument/references.
+struct ReferenceParams {
+  std::string uri;
+  Position position;
+  bool includeDeclaration = false;
+};
+
+/// textDocument/rename.
+struct RenameParams {
+  std::string uri;
+  Position position;
+  std::string newName;
+};
+
+/// workspace/symbol.
+struct WorkspaceSymbolParams {
+  std::string query;
+};
+
+/// textDocument/selectionRange.
+struct SelectionRangeParams {
+  std::string uri;
+  std::vector<Position> positions;
+};
+
+/// textDocument/semanticTokens/full/delta.
+struct SemanticTokensDeltaParams {
+  std::string uri;
+  std::string previousResultId;
+};
+
 /// accy/stageOutput.
 struct StageOutputParams {
   std::string uri, kernel, stage;
@@ -95,6 +128,16 @@ bool fromJSON(const nlohmann::json &params, TextDocumentPositionParams &out,
 bool fromJSON(const nlohmann::json &params, InlayHintParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, DocumentRangeFormattingParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, ReferenceParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, RenameParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, WorkspaceSymbolParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, SelectionRangeParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, SemanticTokensDeltaParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, StageOutputParams &out,
               std::string &error);

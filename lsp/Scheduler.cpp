@@ -92,6 +92,13 @@ std::vector<std::shared_ptr<DocumentWorker>> Scheduler::workers() {
   return all;
 }
 
+CompileSlot::Lease
+Scheduler::acquireIdle(const std::function<bool()> &abandon) {
+  // Recency 0: every document's background unit goes first.
+  static const std::atomic<uint64_t> leastRecent{0};
+  return slot.acquire(CompileSlot::Priority::Background, leastRecent, abandon);
+}
+
 void Scheduler::checked(const std::string &uri) {
   // Its diagnostics are about to show: the next keystroke may come soon.
   slot.userActive();

@@ -1,0 +1,252 @@
+//===- WorkspaceIndex.cpp - The .accy files of the workspace --------------===//
+
+#include "WorkspaceIndex.h"
+
+#include "Scheduler.h"
+#include "SymbolIndex.h"
+#include "Uri.h"
+
+#include "accy/Frontend/Parser.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cctype>
+
+using namespace accy;
+using namespace accy::lsp;
+
+/// How long one hold of the compile slot indexes at most.
+static constexpr std::chrono::milliseconds kBatch{5};
+
+WorkspaceIndex::WorkspaceIndex(Scheduler &scheduler,
+                               std::vector<std::string> includeDirs,
+                               Hooks hooks)
+    : scheduler(scheduler), includeDirs(std::move(includeDirs)),
+      hooks(std::move(hooks)), thread([this] { run(); }) {}
+
+WorkspaceIndex::~WorkspaceIndex() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+  }
+  wake.notify_all();
+  scheduler.interruptIdle();
+  thread.join();
+}
+
+void WorkspaceIndex::setFolders(std::vector<std::string> paths,
+                                PositionEncoding positionEncoding) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    encoding = positionEncoding;
+    folders = std::move(paths);
+  }
+  wake.notify_all();
+}
+
+void WorkspaceIndex::enqueue(const std::string &path) {
+  if (queued.insert(path).second)
+    pending.push_back(path);
+}
+
+void WorkspaceIndex::fileChanged(const std::string &path) {
+  if (!llvm::StringRef(path).ends_with(".accy"))
+    return;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    enqueue(symbolPath(path));
+  }
+  wake.notify_all();
+}
+
+/// Every .accy file under `folder`, leaving out hidden folders and npm's.
+static std::vector<std::string> accyFilesUnder(const std::string &folder) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(folder, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    if (it->type() == llvm::sys::fs::file_type::directory_file) {
+      if (name.starts_with(".") || name == "node_modules")
+        it.no_push();
+      continue;
+    }
+    if (name.ends_with(".accy"))
+      files.push_back(symbolPath(it->path()));
+  }
+  return files;
+}
+
+void WorkspaceIndex::run() {
+  std::unique_lock<std::mutex> lock(mutex);
+  for (;;) {
+    wake.wait(lock, [&] { return stopping || !folders.empty() || !pending.empty(); });
+    if (stopping)
+      return;
+    if (!folders.empty()) {
+      std::vector<std::string> scan = std::move(folders);
+      folders.clear();
+      lock.unlock();
+      std::vector<std::string> files;
+      for (const std::string &folder : scan)
+        for (std::string &file : accyFilesUnder(folder))
+          files.push_back(std::move(file));
+      if (hooks.scanStarted)
+        hooks.scanStarted(files.size());
+      lock.lock();
+      scanStart = std::chrono::steady_clock::now();
+      scanTotal = files.size();
+      scanLeft = 0;
+      for (const std::string &file : files)
+        if (queued.insert(file).second) {
+          pending.push_back(file);
+          ++scanLeft;
+        }
+      if (scanLeft == 0 && hooks.scanEnded) {
+        lock.unlock();
+        hooks.scanEnded(scanTotal, 0);
+        lock.lock();
+      }
+      continue;
+    }
+    lock.unlock();
+    CompileSlot::Lease lease = scheduler.acquireIdle([this] {
+      std::lock_guard<std::mutex> guard(mutex);
+      return stopping;
+    });
+    lock.lock();
+    if (!lease)
+      return;
+    auto start = std::chrono::steady_clock::now();
+    bool scanDone = false;
+    while (!pending.empty() && !stopping &&
+           std::chrono::steady_clock::now() - start < kBatch) {
+      std::string path = std::move(pending.front());
+      pending.pop_front();
+      queued.erase(path);
+      lock.unlock();
+      std::optional<Entry> entry = indexFile(path);
+      lock.lock();
+      if (entry)
+        entries[path] = std::move(*entry);
+      else
+        entries.erase(path);
+      if (scanLeft > 0 && --scanLeft == 0)
+        scanDone = true;
+    }
+    lock.unlock();
+    lease = CompileSlot::Lease();
+    if (scanDone && hooks.scanEnded)
+      hooks.scanEnded(scanTotal,
+                      std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - scanStart)
+                          .count());
+    lock.lock();
+  }
+}
+
+std::optional<WorkspaceIndex::Entry>
+WorkspaceIndex::indexFile(const std::string &path) const {
+  std::string text;
+  if (std::optional<std::string> open =
+          hooks.openText ? hooks.openText(path) : std::nullopt) {
+    text = std::move(*open);
+  } else {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return std::nullopt;
+    text = (*buffer)->getBuffer().str();
+  }
+  SourceManager sm;
+  FileID file = sm.addBuffer(path, text);
+  DiagnosticEngine ignored(sm, /*errorLimit=*/1);
+  std::unique_ptr<syntax::Module> module = parseFile(file, ignored);
+  LineIndex lines(text, encoding);
+  Entry entry;
+  entry.uri = pathToUri(path);
+  std::string container = llvm::sys::path::filename(path).str();
+  auto add = [&](const std::string &name, SymbolKind kind, SourceRange range) {
+    if (name.empty())
+      return;
+    entry.symbols.push_back(
+        {name, kind, {entry.uri, lines.rangeOf(range.begin, range.end)},
+         container});
+  };
+  for (const syntax::ConstDecl &c : module->consts)
+    add(c.name, SymbolKind::Constant, c.nameRange);
+  for (const syntax::FunctionDecl &f : module->functions)
+    add(f.name, SymbolKind::Function, f.nameRange);
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  for (const syntax::ImportDecl &imp : module->imports) {
+    if (llvm::sys::path::is_absolute(imp.path)) {
+      entry.importCandidates.push_back(symbolPath(imp.path));
+      continue;
+    }
+    llvm::SmallString<256> local(dir);
+    llvm::sys::path::append(local, imp.path);
+    entry.importCandidates.push_back(symbolPath(local));
+    for (const std::string &inc : includeDirs) {
+      llvm::SmallString<256> p(inc);
+      llvm::sys::path::append(p, imp.path);
+      entry.importCandidates.push_back(symbolPath(p));
+    }
+  }
+  return entry;
+}
+
+/// Whether `query`'s characters occur in `name` in order, ignoring case.
+static bool fuzzyMatches(llvm::StringRef name, llvm::StringRef query) {
+  size_t at = 0;
+  for (char c : query) {
+    at = name.find_insensitive(llvm::StringRef(&c, 1), at);
+    if (at == llvm::StringRef::npos)
+      return false;
+    ++at;
+  }
+  return true;
+}
+
+std::vector<SymbolInformation>
+WorkspaceIndex::symbols(const std::string &query, size_t limit) const {
+  std::vector<const SymbolInformation *> found;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto &[path, entry] : entries)
+      for (const SymbolInformation &symbol : entry.symbols)
+        if (fuzzyMatches(symbol.name, query))
+          found.push_back(&symbol);
+    // Names that start with the query first, then shorter names.
+    auto rank = [&](const SymbolInformation *s) {
+      bool prefix = llvm::StringRef(s->name).starts_with_insensitive(query);
+      return std::make_tuple(!prefix, s->name.size(), s->name,
+                             s->location.uri);
+    };
+    size_t keep = std::min(limit, found.size());
+    std::partial_sort(found.begin(), found.begin() + keep, found.end(),
+                      [&](const SymbolInformation *a, const SymbolInformation *b) {
+                        return rank(a) < rank(b);
+                      });
+    found.resize(keep);
+    std::vector<SymbolInformation> result;
+    result.reserve(keep);
+    for (const SymbolInformation *s : found)
+      result.push_back(*s);
+    return result;
+  }
+}
+
+std::vector<std::string>
+WorkspaceIndex::importersOf(const std::string &path) const {
+  std::string key = symbolPath(path);
+  std::vector<std::string> importers;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto &[file, entry] : entries)
+    if (std::find(entry.importCandidates.begin(), entry.importCandidates.end(),
+                  key) != entry.importCandidates.end())
+      importers.push_back(file);
+  return importers;
+}
