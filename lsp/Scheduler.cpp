@@ -94,9 +94,13 @@ std::vector<std::shared_ptr<DocumentWorker>> Scheduler::workers() {
 
 CompileSlot::Lease
 Scheduler::acquireIdle(const std::function<bool()> &abandon) {
-  // Recency 0: every document's background unit goes first.
-  static const std::atomic<uint64_t> leastRecent{0};
-  return slot.acquire(CompileSlot::Priority::Background, leastRecent, abandon);
+  // This work comes in batches of a few milliseconds, so unlike a unit of
+  // code generation (which may take seconds) it need not wait for the user
+  // to pause, and it goes before those units: a check waits at most for
+  // one batch, and code generation is delayed by a fraction of a second.
+  static const std::atomic<uint64_t> first{UINT64_MAX};
+  return slot.acquire(CompileSlot::Priority::Background, first, abandon,
+                      [] { return true; });
 }
 
 void Scheduler::checked(const std::string &uri) {

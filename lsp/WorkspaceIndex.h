@@ -4,8 +4,8 @@
 // its kernels, fns and consts (for workspace/symbol) and the files its
 // imports may name (so that references and rename find the files that
 // import a definition). One thread indexes, taking the scheduler's compile
-// slot below every document's work for a few milliseconds at a time, so a
-// check waits at most for one short batch. Watched-file events, opens,
+// slot at background priority (below every check) for a few milliseconds
+// at a time, so a check waits at most for one short batch. Watched-file events, opens,
 // edits and closes queue a file again; deleted files leave the index.
 //
 //===----------------------------------------------------------------------===//
