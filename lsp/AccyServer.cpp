@@ -118,8 +118,11 @@ void AccyServer::closeDocument(const std::string &uri) {
     impl->workspaceIndex.fileChanged(snapshot->path);
 }
 
-void AccyServer::setWorkspaceFolders(std::vector<std::string> folders) {
-  impl->workspaceIndex.setFolders(std::move(folders), encoding());
+void AccyServer::changeWorkspaceFolders(
+    std::vector<std::string> added, const std::vector<std::string> &removed) {
+  impl->workspaceIndex.removeFolders(removed);
+  if (!added.empty())
+    impl->workspaceIndex.addFolders(std::move(added), encoding());
 }
 
 void AccyServer::filesChanged(const std::vector<std::string> &paths) {

@@ -76,9 +76,11 @@ public:
   void closeDocument(const std::string &uri);
   /// Files changed on disk: documents that import one are compiled again.
   void filesChanged(const std::vector<std::string> &paths);
-  /// The workspace folders (absolute paths): their .accy files are indexed
-  /// in the background, for workspace symbols, references and rename.
-  void setWorkspaceFolders(std::vector<std::string> folders);
+  /// Workspace folders (absolute paths) added and removed: the .accy files
+  /// in them are indexed in the background, for workspace symbols,
+  /// references and rename.
+  void changeWorkspaceFolders(std::vector<std::string> added,
+                              const std::vector<std::string> &removed);
 
   // Features. `cancelled` is the client's cancellation of the request.
   using CancelFlag = std::shared_ptr<const std::atomic<bool>>;

@@ -38,6 +38,8 @@ LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
   notification("textDocument/didClose", &LSPServer::onDidClose);
   notification("workspace/didChangeWatchedFiles",
                &LSPServer::onDidChangeWatchedFiles);
+  notification("workspace/didChangeWorkspaceFolders",
+               &LSPServer::onDidChangeWorkspaceFolders);
   // Saving changes nothing the server does not already have.
   connection.onNotification("textDocument/didSave", [](const json &) {});
   request("textDocument/hover", &LSPServer::onHover);
@@ -154,6 +156,15 @@ static Callback<std::optional<T>> replyWithOptional(Reply reply) {
 // Lifecycle
 //===----------------------------------------------------------------------===//
 
+/// The paths of the file:// URIs among `uris`.
+static std::vector<std::string> pathsOf(const std::vector<std::string> &uris) {
+  std::vector<std::string> paths;
+  for (const std::string &uri : uris)
+    if (std::optional<std::string> path = uriToPath(uri))
+      paths.push_back(*path);
+  return paths;
+}
+
 void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
   if (lifecycle.load() != Lifecycle::Uninitialized)
     return reply(RpcError{ErrorCode::InvalidRequest,
@@ -184,6 +195,9 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
         {"documentHighlightProvider", true},
         {"renameProvider", {{"prepareProvider", true}}},
         {"workspaceSymbolProvider", true},
+        {"workspace",
+         {{"workspaceFolders",
+           {{"supported", true}, {"changeNotifications", true}}}}},
         {"foldingRangeProvider", true},
         {"selectionRangeProvider", true},
         {"completionProvider", {{"triggerCharacters", json::array()}}},
@@ -196,12 +210,7 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
          {{"accyStageOutput", true}, {"accyStats", true}}}}}};
   lifecycle = Lifecycle::Running;
   reply(std::move(result));
-  std::vector<std::string> folders;
-  for (const std::string &uri : params.workspaceFolders)
-    if (std::optional<std::string> path = uriToPath(uri))
-      folders.push_back(*path);
-  if (!folders.empty())
-    server->setWorkspaceFolders(std::move(folders));
+  server->changeWorkspaceFolders(pathsOf(params.workspaceFolders), {});
 }
 
 void LSPServer::onInitialized() {
@@ -258,6 +267,11 @@ void LSPServer::onDidClose(const TextDocumentParams &params) {
   openDocuments.erase(params.uri);
   connection.notify("textDocument/publishDiagnostics",
                     {{"uri", params.uri}, {"diagnostics", json::array()}});
+}
+
+void LSPServer::onDidChangeWorkspaceFolders(
+    const DidChangeWorkspaceFoldersParams &params) {
+  server->changeWorkspaceFolders(pathsOf(params.added), pathsOf(params.removed));
 }
 
 void LSPServer::onDidChangeWatchedFiles(

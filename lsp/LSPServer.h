@@ -71,6 +71,8 @@ private:
   void onSemanticTokens(const TextDocumentParams &params, Reply reply);
   void onSemanticTokensDelta(const SemanticTokensDeltaParams &params,
                              Reply reply);
+  void onDidChangeWorkspaceFolders(
+      const DidChangeWorkspaceFoldersParams &params);
   void onReferences(const ReferenceParams &params, Reply reply);
   void onDocumentHighlight(const TextDocumentPositionParams &params,
                            Reply reply);

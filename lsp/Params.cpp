@@ -107,6 +107,20 @@ bool capability(const json &capabilities,
   return at->is_boolean() && at->get<bool>();
 }
 
+/// The URIs of an array of WorkspaceFolder.
+bool readFolderUris(const json &folders, std::vector<std::string> &uris,
+                    const Path &path) {
+  if (!folders.is_array())
+    return path.fail("an array");
+  for (size_t i = 0; i < folders.size(); ++i) {
+    std::string uri;
+    if (!readField(folders[i], "uri", uri, path.element(i), "a string"))
+      return false;
+    uris.push_back(std::move(uri));
+  }
+  return true;
+}
+
 } // namespace
 
 bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
@@ -116,13 +130,9 @@ bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
     return path.fail("an object");
   if (const json *folders = member(params, "workspaceFolders");
       folders && folders->is_array()) {
-    for (size_t i = 0; i < folders->size(); ++i) {
-      std::string uri;
-      if (!readField((*folders)[i], "uri", uri,
-                     path.field("workspaceFolders").element(i), "a string"))
-        return false;
-      out.workspaceFolders.push_back(std::move(uri));
-    }
+    if (!readFolderUris(*folders, out.workspaceFolders,
+                        path.field("workspaceFolders")))
+      return false;
   } else if (const json *root = member(params, "rootUri");
              root && root->is_string()) {
     out.workspaceFolders.push_back(root->get<std::string>());
@@ -291,4 +301,22 @@ bool accy::lsp::fromJSON(const json &params, SemanticTokensDeltaParams &out,
   return readDocumentUri(params, out.uri, path) &&
          readField(params, "previousResultId", out.previousResultId, path,
                    "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params,
+                         DidChangeWorkspaceFoldersParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  const json *event = member(params, "event");
+  if (!event || !event->is_object())
+    return path.field("event").fail("a workspace folders change event");
+  Path at = path.field("event");
+  const json *added = member(*event, "added");
+  const json *removed = member(*event, "removed");
+  if (!added)
+    return at.field("added").fail("an array");
+  if (!removed)
+    return at.field("removed").fail("an array");
+  return readFolderUris(*added, out.added, at.field("added")) &&
+         readFolderUris(*removed, out.removed, at.field("removed"));
 }

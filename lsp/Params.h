@@ -46,6 +46,11 @@ struct DidChangeWatchedFilesParams {
   std::vector<std::string> uris;
 };
 
+/// workspace/didChangeWorkspaceFolders: URIs of the folders.
+struct DidChangeWorkspaceFoldersParams {
+  std::vector<std::string> added, removed;
+};
+
 /// Params naming only a document (didClose, documentSymbol, semantic
 /// tokens, pull diagnostics, formatting).
 struct TextDocumentParams {
@@ -129,6 +134,8 @@ bool fromJSON(const nlohmann::json &params, InlayHintParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, DocumentRangeFormattingParams &out,
               std::string &error);
+bool fromJSON(const nlohmann::json &params,
+              DidChangeWorkspaceFoldersParams &out, std::string &error);
 bool fromJSON(const nlohmann::json &params, ReferenceParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, RenameParams &out,

@@ -8,6 +8,7 @@
 
 #include "accy/Frontend/Parser.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -37,14 +38,27 @@ WorkspaceIndex::~WorkspaceIndex() {
   thread.join();
 }
 
-void WorkspaceIndex::setFolders(std::vector<std::string> paths,
+void WorkspaceIndex::addFolders(std::vector<std::string> paths,
                                 PositionEncoding positionEncoding) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     encoding = positionEncoding;
-    folders = std::move(paths);
+    for (std::string &path : paths)
+      folders.push_back(symbolPath(path));
   }
   wake.notify_all();
+}
+
+void WorkspaceIndex::removeFolders(const std::vector<std::string> &paths) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const std::string &path : paths) {
+    std::string folder = symbolPath(path);
+    llvm::erase_if(folders, [&](const std::string &f) { return f == folder; });
+    std::string prefix = folder + "/";
+    for (auto it = entries.begin(); it != entries.end();)
+      it = llvm::StringRef(it->first).starts_with(prefix) ? entries.erase(it)
+                                                          : std::next(it);
+  }
 }
 
 void WorkspaceIndex::enqueue(const std::string &path) {
@@ -83,10 +97,11 @@ static std::vector<std::string> accyFilesUnder(const std::string &folder) {
 void WorkspaceIndex::run() {
   std::unique_lock<std::mutex> lock(mutex);
   for (;;) {
-    wake.wait(lock, [&] { return stopping || !folders.empty() || !pending.empty(); });
+    auto scanDue = [&] { return !folders.empty() && scanLeft.empty(); };
+    wake.wait(lock, [&] { return stopping || scanDue() || !pending.empty(); });
     if (stopping)
       return;
-    if (!folders.empty()) {
+    if (scanDue()) {
       std::vector<std::string> scan = std::move(folders);
       folders.clear();
       lock.unlock();
@@ -99,15 +114,13 @@ void WorkspaceIndex::run() {
       lock.lock();
       scanStart = std::chrono::steady_clock::now();
       scanTotal = files.size();
-      scanLeft = 0;
-      for (const std::string &file : files)
-        if (queued.insert(file).second) {
-          pending.push_back(file);
-          ++scanLeft;
-        }
-      if (scanLeft == 0 && hooks.scanEnded) {
+      for (const std::string &file : files) {
+        scanLeft.insert(file);
+        enqueue(file);
+      }
+      if (scanLeft.empty() && hooks.scanEnded) {
         lock.unlock();
-        hooks.scanEnded(scanTotal, 0);
+        hooks.scanEnded(0, 0);
         lock.lock();
       }
       continue;
@@ -134,7 +147,7 @@ void WorkspaceIndex::run() {
         entries[path] = std::move(*entry);
       else
         entries.erase(path);
-      if (scanLeft > 0 && --scanLeft == 0)
+      if (scanLeft.erase(path) && scanLeft.empty())
         scanDone = true;
     }
     lock.unlock();

@@ -35,8 +35,7 @@ public:
   struct Hooks {
     /// The text of an open document at `path`; nullopt for the disk's.
     std::function<std::optional<std::string>(const std::string &path)> openText;
-    /// The initial scan of the folders starts, and ends with every file
-    /// indexed.
+    /// A scan of folders starts, and ends with every file found indexed.
     std::function<void(size_t files)> scanStarted;
     std::function<void(size_t files, double seconds)> scanEnded;
   };
@@ -46,8 +45,11 @@ public:
   ~WorkspaceIndex();
 
   /// Scans the folders (absolute paths) and indexes every file in them;
-  /// positions are in `encoding`.
-  void setFolders(std::vector<std::string> folders, PositionEncoding encoding);
+  /// positions are in `encoding`. One scan at a time: folders added while
+  /// one runs are scanned after it.
+  void addFolders(std::vector<std::string> folders, PositionEncoding encoding);
+  /// Forgets the files under these folders.
+  void removeFolders(const std::vector<std::string> &folders);
   /// The file changed, appeared or vanished (on disk or in the editor).
   void fileChanged(const std::string &path);
 
@@ -84,8 +86,9 @@ private:
   std::deque<std::string> pending;
   std::set<std::string> queued;
   std::map<std::string, Entry> entries;
-  /// Files left in the initial scan; the scan's start time.
-  size_t scanLeft = 0, scanTotal = 0;
+  /// Files of the running scan not yet indexed; its size and start.
+  std::set<std::string> scanLeft;
+  size_t scanTotal = 0;
   std::chrono::steady_clock::time_point scanStart;
   std::thread thread;
 };

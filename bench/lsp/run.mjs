@@ -175,18 +175,19 @@ async function workspaceSession(root, text, indexed) {
   const uri = uriOf(file);
   const s = new Session();
   try {
-    const start = performance.now();
-    await s.connection.sendRequest('initialize', {
-      processId: process.pid, rootUri: indexed ? uriOf(root) : null,
-      workspaceFolders: indexed ? [{ uri: uriOf(root), name: 'bench' }] : null,
-      capabilities: { window: { workDoneProgress: true } },
-    });
-    s.connection.sendNotification('initialized', {});
-    let indexEnd = null;
-    const scanEnd = () => s.progress.find((p) => p.value.kind === 'end' && /^indexed \d+ files/.test(p.value.message));
-    if (indexed) s.until(scanEnd, 'the workspace scan', 10 * 60 * 1000).then(() => { indexEnd = performance.now(); }, () => {});
+    await s.initialize();
     s.open(uri, text);
     await s.diagnosticsFor(uri, 1, 10 * 60 * 1000);
+    // The folder comes once the file is checked, so that its indexing runs
+    // while the user types (as when a folder is added to the workspace).
+    const start = performance.now();
+    let indexEnd = null;
+    const scanEnd = () => s.progress.find((p) => p.value.kind === 'end' && /^indexed \d+ files/.test(p.value.message));
+    if (indexed) {
+      s.connection.sendNotification('workspace/didChangeWorkspaceFolders',
+        { event: { added: [{ uri: uriOf(root), name: 'bench' }], removed: [] } });
+      s.until(scanEnd, 'the workspace scan', 10 * 60 * 1000).then(() => { indexEnd = performance.now(); }, () => {});
+    }
     const typing = await typeKeystrokes(s, uri, text, 30);
     if (!indexed) return { typing };
     await s.until(scanEnd, 'the workspace scan', 10 * 60 * 1000);
@@ -278,7 +279,7 @@ try {
     writeWorkspace(root);
     const plain = await workspaceSession(root, text, false);
     const ws = await workspaceSession(root, text, true);
-    console.log(`workspace of ${WORKSPACE_FILES + 1} files (${ws.total} items): indexed in the background in ${ws.serverSeconds.toFixed(2)} s (server), ${ws.wallSeconds.toFixed(2)} s after initialize (client)`);
+    console.log(`workspace of ${WORKSPACE_FILES + 1} files (${ws.total} items): indexed in the background in ${ws.serverSeconds.toFixed(2)} s (server), ${ws.wallSeconds.toFixed(2)} s after the folder was added (client), while typing`);
     console.log(`workspace/symbol after indexing: ${summary(ws.symbols)}; up to ${ws.count} results`);
     console.log(`keystroke -> diagnostics, one every ${TYPING_PACE_MS} ms, no workspace index: ${summary(plain.typing.times)}`);
     console.log(`keystroke -> diagnostics, same, workspace indexed meanwhile:  ${summary(ws.typing.times)}; ${ws.during.length} keystrokes before the index was done${ws.during.length ? ` (${summary(ws.during)})` : ''}`);

@@ -171,6 +171,25 @@ test('workspace/symbol follows didChangeWatchedFiles and the open documents', as
   await s.diagnosticsFor(modelUri, back);
 });
 
+test('workspace folders added and removed after initialize are indexed and forgotten', async () => {
+  const extra = fs.mkdtempSync(path.join(os.tmpdir(), 'accy-nav-extra-'));
+  try {
+    fs.writeFileSync(path.join(extra, 'more.accy'), 'const EXTRA_SCALE = 3;\n');
+    const ends = () => s.progress.filter((p) => p.value.kind === 'end' && /^indexed/.test(p.value.message)).length;
+    const before = ends();
+    s.connection.sendNotification('workspace/didChangeWorkspaceFolders',
+      { event: { added: [{ uri: uriOf(extra), name: 'extra' }], removed: [] } });
+    await s.until(() => ends() > before, 'the scan of the added folder');
+    assert.deepEqual((await s.request('workspace/symbol', { query: 'EXTRA' })).map((x) => x.name), ['EXTRA_SCALE']);
+    s.connection.sendNotification('workspace/didChangeWorkspaceFolders',
+      { event: { added: [], removed: [{ uri: uriOf(extra), name: 'extra' }] } });
+    // Notifications are handled in order: the next request sees the removal.
+    assert.deepEqual(await s.request('workspace/symbol', { query: 'EXTRA' }), []);
+  } finally {
+    fs.rmSync(extra, { recursive: true, force: true });
+  }
+});
+
 test('foldingRange: the imports, the kernel body and a statement over two lines', async () => {
   const text = 'import "common.accy";\nimport "other.accy";\n\nkernel k(x: f32[4]) -> f32[4] {\n  let y = x +\n    x;\n  return y;\n}\n';
   const uri = uriOf(path.join(dir, 'fold.accy'));
