@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cctype>
 
 using namespace accy;
 using namespace accy::lsp;

@@ -210,6 +210,35 @@ test('selectionRange grows from a name to its expressions, statement, body, kern
   assert.deepEqual(chain.map(textOf), ['y', 'relu(y)', 'relu(y) + EPS', 'let z = relu(y) + EPS;', '2-6', '2-6', '0-7']);
 });
 
+test('every new request at every position of a broken file answers', async () => {
+  const text = 'import "nowhere.accy";\nconst C = ;\nfn f(a: f32[N) -> f32[N] {\n  let b = a +\n  return b(;\n}\nkernel k(x: f32[M]) -> {\n  let x = f(x, axis=[C, 2]);\n  return x[1:, C] @;\n';
+  const uri = uriOf(path.join(dir, 'broken.accy'));
+  s.open(uri, text);
+  const doc = { textDocument: { uri } };
+  const lines = text.split('\n');
+  let answered = 0;
+  for (let line = 0; line < lines.length; ++line)
+    for (let character = 0; character <= lines[line].length; ++character) {
+      const position = { line, character };
+      const settle = (p) => p.then(() => ++answered, (e) => {
+        // Only a refused rename may fail, and it says why.
+        assert.equal(e.code, -32803, e.message);
+        ++answered;
+      });
+      await Promise.all([
+        settle(s.request('textDocument/references', { ...doc, position, context: { includeDeclaration: true } })),
+        settle(s.request('textDocument/documentHighlight', { ...doc, position })),
+        settle(s.request('textDocument/prepareRename', { ...doc, position })),
+        settle(s.request('textDocument/rename', { ...doc, position, newName: 'fresh' })),
+        settle(s.request('textDocument/selectionRange', { ...doc, positions: [position] })),
+      ]);
+    }
+  await s.request('textDocument/foldingRange', doc);
+  await s.request('textDocument/semanticTokens/full', doc);
+  assert.ok(answered > 5 * 100);
+  s.connection.sendNotification('textDocument/didClose', doc);
+});
+
 test('semanticTokens/full/delta answers edits of the previous result', async () => {
   const doc = { textDocument: { uri: modelUri } };
   const full = await s.request('textDocument/semanticTokens/full', doc);
