@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 using namespace accy;
 using namespace accy::lsp;
@@ -225,31 +226,32 @@ static bool fuzzyMatches(llvm::StringRef name, llvm::StringRef query) {
 
 std::vector<SymbolInformation>
 WorkspaceIndex::symbols(const std::string &query, size_t limit) const {
-  std::vector<const SymbolInformation *> found;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (const auto &[path, entry] : entries)
-      for (const SymbolInformation &symbol : entry.symbols)
-        if (fuzzyMatches(symbol.name, query))
-          found.push_back(&symbol);
-    // Names that start with the query first, then shorter names.
-    auto rank = [&](const SymbolInformation *s) {
-      bool prefix = llvm::StringRef(s->name).starts_with_insensitive(query);
-      return std::make_tuple(!prefix, s->name.size(), s->name,
-                             s->location.uri);
-    };
-    size_t keep = std::min(limit, found.size());
-    std::partial_sort(found.begin(), found.begin() + keep, found.end(),
-                      [&](const SymbolInformation *a, const SymbolInformation *b) {
-                        return rank(a) < rank(b);
-                      });
-    found.resize(keep);
-    std::vector<SymbolInformation> result;
-    result.reserve(keep);
-    for (const SymbolInformation *s : found)
-      result.push_back(*s);
-    return result;
-  }
+  struct Match {
+    bool notPrefix;
+    const SymbolInformation *symbol;
+  };
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<Match> found;
+  for (const auto &[path, entry] : entries)
+    for (const SymbolInformation &symbol : entry.symbols)
+      if (fuzzyMatches(symbol.name, query))
+        found.push_back(
+            {!llvm::StringRef(symbol.name).starts_with_insensitive(query),
+             &symbol});
+  // Names that start with the query first, then shorter names.
+  auto better = [](const Match &a, const Match &b) {
+    const SymbolInformation &x = *a.symbol, &y = *b.symbol;
+    size_t xs = x.name.size(), ys = y.name.size();
+    return std::tie(a.notPrefix, xs, x.name, x.location.uri) <
+           std::tie(b.notPrefix, ys, y.name, y.location.uri);
+  };
+  size_t keep = std::min(limit, found.size());
+  std::partial_sort(found.begin(), found.begin() + keep, found.end(), better);
+  std::vector<SymbolInformation> result;
+  result.reserve(keep);
+  for (size_t i = 0; i < keep; ++i)
+    result.push_back(*found[i].symbol);
+  return result;
 }
 
 std::vector<std::string>
