@@ -110,7 +110,7 @@ public:
                           Callback<std::vector<DocumentHighlight>> reply);
   void prepareRename(const std::string &uri, Position pos,
                      Callback<PreparedRename> reply);
-  /// The edits, or InvalidArgument saying why the name cannot be renamed.
+  /// The edits, or Failed saying why the name cannot be renamed.
   void rename(const std::string &uri, Position pos, std::string newName,
               Callback<WorkspaceEdit> reply);
   void workspaceSymbols(std::string query,
