@@ -61,10 +61,10 @@ static std::vector<NameSymbol> registeredItems(const syntax::Module &syn,
                                                const std::string &path) {
   std::vector<NameSymbol> items;
   for (const syntax::ConstDecl &c : syn.consts)
-    items.push_back({{path, c.nameRange.begin}, c.name, NameKind::Const,
+    items.push_back({SymbolKey::item(path, c.name), c.name, NameKind::Const,
                      c.nameRange, nullptr});
   for (const syntax::FunctionDecl &f : syn.functions)
-    items.push_back({{path, f.nameRange.begin}, f.name,
+    items.push_back({SymbolKey::item(path, f.name), f.name,
                      f.isKernel ? NameKind::Kernel : NameKind::Fn, f.nameRange,
                      nullptr});
   std::stable_sort(items.begin(), items.end(),
@@ -113,7 +113,7 @@ public:
 
 private:
   SymbolKey define(const std::string &name, NameKind kind, SourceRange range) {
-    SymbolKey key{path, range.begin};
+    SymbolKey key{path, name, range.begin};
     out.symbols.push_back({key, name, kind, range, &decl});
     out.occurrences.push_back({range, key, kind, /*declaration=*/true});
     return key;
@@ -220,11 +220,11 @@ ModuleNames accy::lsp::indexNames(const SourceModule &module) {
   const syntax::Module &syn = *module.syntax;
   for (const syntax::ConstDecl &c : syn.consts)
     if (!c.name.empty())
-      out.symbols.push_back({{path, c.nameRange.begin}, c.name,
+      out.symbols.push_back({SymbolKey::item(path, c.name), c.name,
                              NameKind::Const, c.nameRange, nullptr});
   for (const syntax::FunctionDecl &f : syn.functions)
     if (!f.name.empty())
-      out.symbols.push_back({{path, f.nameRange.begin}, f.name,
+      out.symbols.push_back({SymbolKey::item(path, f.name), f.name,
                              f.isKernel ? NameKind::Kernel : NameKind::Fn,
                              f.nameRange, nullptr});
   for (const NameSymbol &symbol : out.symbols)

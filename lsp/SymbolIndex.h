@@ -26,13 +26,20 @@ enum class NameKind { Kernel, Fn, Const, Param, Let, Dim };
 /// "kernel", "fn", "const", "parameter", "let", "dimension".
 const char *nameKindName(NameKind kind);
 
-/// A definition, by the file it is in and where its name starts there, so
-/// that indexes of different files agree on it.
+/// A definition, so that indexes of different files (and of different
+/// versions of a file) agree on it: a file's item by its file and name
+/// (names of items are unique in a file), a local by where its name
+/// starts.
 struct SymbolKey {
+  static constexpr uint32_t kItem = UINT32_MAX;
   std::string path;
-  uint32_t offset = 0;
+  std::string name;
+  uint32_t offset = kItem;
+  static SymbolKey item(const std::string &path, const std::string &name) {
+    return {path, name, kItem};
+  }
   friend bool operator==(const SymbolKey &a, const SymbolKey &b) {
-    return a.offset == b.offset && a.path == b.path;
+    return a.offset == b.offset && a.name == b.name && a.path == b.path;
   }
 };
 

@@ -120,6 +120,25 @@ test('rename across an import edits the defining file and every importer', async
   assert.equal(Object.values(renamedConst.changes).flat().length, 3);
 });
 
+test('an open definition file with unsaved edits gets its edits at its open text', async () => {
+  const common = path.join(dir, 'common.accy');
+  const uri = uriOf(common);
+  const unsaved = '// not saved yet\n' + files['common.accy'];
+  s.open(uri, unsaved);
+  try {
+    const refs = await s.request('textDocument/references', { ...at('norm(x)'), context: { includeDeclaration: true } });
+    assert.deepEqual(refs.sort(byPlace).map(place), ['common.accy:3:3', 'model.accy:3:10', 'other.accy:3:9']);
+    const edit = await s.request('textDocument/rename', { ...at('norm(x)'), newName: 'scaled_norm' });
+    assert.match(applyEdits(unsaved, edit.changes[uri]), /^fn scaled_norm\(x/m);
+    // And from the definition's side, the importers' uses.
+    const fromDef = await s.request('textDocument/references', {
+      textDocument: { uri }, position: positionOf(unsaved, 'norm'), context: { includeDeclaration: false } });
+    assert.deepEqual(fromDef.sort(byPlace).map(place), ['model.accy:3:10', 'other.accy:3:9']);
+  } finally {
+    s.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+});
+
 test('a rename that would clash, shadow or not be a name is refused with a message', async () => {
   const refused = (needle, newName) => s.request('textDocument/rename', { ...at(needle), newName });
   await assert.rejects(refused('y = norm', 'z'), /the let 'z' of 'layer' has that name/);
