@@ -87,6 +87,12 @@ static std::optional<std::string> clashIn(const FileMatches &file,
   const std::string what = std::string(nameKindName(symbol.kind)) + " " +
                            quoted(symbol.name) + " cannot be renamed to " +
                            quoted(newName) + ": ";
+  // A name that resolves to nothing where the renamed one is seen would
+  // come to mean it.
+  for (const auto &[owner, name] : file.names.unresolved)
+    if (name == newName && (!symbol.owner || owner == symbol.owner))
+      return what + quoted(newName) + " is used in " + quoted(owner->name) +
+             " without a definition, and would come to name it";
   // Locals: another local of the same item, or a file-level name they
   // would shadow (sema rejects both).
   if (symbol.owner) {

@@ -155,7 +155,8 @@ private:
     if (useItem(range, n))
       return;
     if (auto it = dims.find(n); it != dims.end())
-      use(range, it->second, NameKind::Dim);
+      return use(range, it->second, NameKind::Dim);
+    out.unresolved.emplace_back(&decl, n);
   }
 
   void expr(const syntax::Expr &e) {
@@ -176,8 +177,8 @@ private:
       // Calls resolve to built-ins first, as in sema.
       if (lookupBuiltin(call.callee))
         out.builtinCallees.push_back(call.calleeRange);
-      else
-        useItem(call.calleeRange, call.callee);
+      else if (!useItem(call.calleeRange, call.callee))
+        out.unresolved.emplace_back(&decl, call.callee);
       for (const syntax::CallArg &arg : call.args)
         if (arg.value)
           expr(*arg.value);

@@ -68,6 +68,9 @@ struct ModuleNames {
   std::vector<NameOccurrence> occurrences;
   /// The callees of built-in calls.
   std::vector<SourceRange> builtinCallees;
+  /// Names that resolve to nothing (an error sema reports), with the item
+  /// they are in: a definition renamed to one would capture them.
+  std::vector<std::pair<const syntax::FunctionDecl *, std::string>> unresolved;
   /// The items visible by name at the top level: the file's own, then the
   /// consts and fns of the files it imports (the first definition wins, as
   /// in sema).

@@ -137,6 +137,10 @@ test('an open definition file with unsaved edits gets its edits at its open text
   } finally {
     s.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   }
+  // Closed: the index reads the file from disk again.
+  const line = async () => (await s.request('workspace/symbol', { query: 'norm' }))[0].location.range.start.line;
+  for (let i = 0; i < 200 && await line() !== 2; ++i) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(await line(), 2);
 });
 
 test('a rename that would clash, shadow or not be a name is refused with a message', async () => {
@@ -153,6 +157,17 @@ test('a rename that would clash, shadow or not be a name is refused with a messa
   // A name no other name takes is fine.
   const edit = await refused('y = norm', 'normed');
   assert.equal(edit.changes[modelUri].length, 3);
+  // A name used without a definition would come to name the renamed let.
+  const capture = 'kernel c(x: f32[4]) -> f32[4] {\n  let a = x;\n  return a + missing;\n}\n';
+  const uri = uriOf(path.join(dir, 'capture.accy'));
+  s.open(uri, capture);
+  await assert.rejects(s.request('textDocument/rename', { textDocument: { uri }, position: positionOf(capture, 'a = x'), newName: 'missing' }),
+    /'missing' is used in 'c' without a definition, and would come to name it/);
+  s.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  // Closed and not on disk: it leaves the workspace index.
+  const named = async () => (await s.request('workspace/symbol', { query: 'c' })).some((x) => x.name === 'c');
+  for (let i = 0; i < 200 && await named(); ++i) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(await named(), false);
 });
 
 test('workspace/symbol finds items of every file under the folders, not hidden ones', async () => {
