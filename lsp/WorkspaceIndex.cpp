@@ -44,8 +44,10 @@ void WorkspaceIndex::addFolders(std::vector<std::string> paths,
   {
     std::lock_guard<std::mutex> lock(mutex);
     encoding = positionEncoding;
-    for (std::string &path : paths)
-      folders.push_back(symbolPath(path));
+    for (std::string &path : paths) {
+      roots.push_back(symbolPath(path));
+      folders.push_back(roots.back());
+    }
   }
   wake.notify_all();
 }
@@ -54,7 +56,9 @@ void WorkspaceIndex::removeFolders(const std::vector<std::string> &paths) {
   std::lock_guard<std::mutex> lock(mutex);
   for (const std::string &path : paths) {
     std::string folder = symbolPath(path);
-    llvm::erase_if(folders, [&](const std::string &f) { return f == folder; });
+    auto same = [&](const std::string &f) { return f == folder; };
+    llvm::erase_if(roots, same);
+    llvm::erase_if(folders, same);
     std::string prefix = folder + "/";
     for (auto it = entries.begin(); it != entries.end();)
       it = llvm::StringRef(it->first).starts_with(prefix) ? entries.erase(it)
@@ -70,9 +74,15 @@ void WorkspaceIndex::enqueue(const std::string &path) {
 void WorkspaceIndex::fileChanged(const std::string &path) {
   if (!llvm::StringRef(path).ends_with(".accy"))
     return;
+  std::string file = symbolPath(path);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    enqueue(symbolPath(path));
+    bool inside = llvm::any_of(roots, [&](const std::string &root) {
+      return llvm::StringRef(file).starts_with(root + "/");
+    });
+    if (!inside)
+      return;
+    enqueue(file);
   }
   wake.notify_all();
 }

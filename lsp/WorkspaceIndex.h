@@ -50,7 +50,8 @@ public:
   void addFolders(std::vector<std::string> folders, PositionEncoding encoding);
   /// Forgets the files under these folders.
   void removeFolders(const std::vector<std::string> &folders);
-  /// The file changed, appeared or vanished (on disk or in the editor).
+  /// The file changed, appeared or vanished (on disk or in the editor);
+  /// files outside the workspace folders are not indexed.
   void fileChanged(const std::string &path);
 
   /// The items whose name matches `query` (its characters in order, any
@@ -81,8 +82,8 @@ private:
   mutable std::mutex mutex;
   std::condition_variable wake;
   bool stopping = false;
-  /// Folders still to scan.
-  std::vector<std::string> folders;
+  /// The workspace folders; those still to scan.
+  std::vector<std::string> roots, folders;
   std::deque<std::string> pending;
   std::set<std::string> queued;
   std::map<std::string, Entry> entries;
