@@ -7,15 +7,21 @@
 #include "Definition.h"
 #include "Diagnostics.h"
 #include "DocumentSymbols.h"
+#include "FoldingRanges.h"
 #include "Formatting.h"
 #include "Hover.h"
 #include "InlayHints.h"
+#include "References.h"
+#include "Rename.h"
 #include "Scheduler.h"
+#include "SelectionRanges.h"
 #include "SemanticTokens.h"
 #include "SignatureHelp.h"
 #include "StageOutput.h"
 #include "Uri.h"
+#include "WorkspaceIndex.h"
 
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
@@ -35,7 +41,9 @@ public:
         frontendPool(llvm::hardware_concurrency(2)),
         stagePool(llvm::hardware_concurrency(4)),
         scheduler(this->options.compile, this->options.retainedDocuments,
-                  compilePool, callbacks, [this] { return store.getEncoding(); }) {}
+                  compilePool, callbacks, [this] { return store.getEncoding(); }),
+        workspaceIndex(scheduler, this->options.compile.includeDirs,
+                       indexHooks(callbacks)) {}
 
   /// Answers `reply` with `compute(analysis)` on the frontend pool.
   template <typename T, typename F>
@@ -48,6 +56,11 @@ public:
                    bool products, bool complete, Callback<T> reply,
                    F &&compute);
   std::shared_ptr<const Analysis> analysis(const std::string &uri);
+  /// Other files, for searches across files.
+  Workspace workspace();
+  WorkspaceIndex::Hooks indexHooks(ServerCallbacks &callbacks);
+  /// The open document at a symbol path, if any.
+  std::shared_ptr<const DocumentSnapshot> openAt(const std::string &path);
   std::shared_ptr<const CompileResult>
   waitForResult(const std::string &uri, const AccyServer::CancelFlag &cancelled,
                 bool complete, bool products);
@@ -62,7 +75,9 @@ public:
   DocumentStore store;
   llvm::StdThreadPool frontendPool;
   llvm::StdThreadPool stagePool;
-  Scheduler scheduler; // Destroyed first: no compile outlives the rest.
+  Scheduler scheduler; // No compile outlives the rest.
+  SemanticTokensHistory tokenHistory;
+  WorkspaceIndex workspaceIndex; // Destroyed first: it takes the slot.
 };
 
 AccyServer::AccyServer(ServerOptions options, ServerCallbacks &callbacks)
@@ -83,6 +98,7 @@ void AccyServer::openDocument(const std::string &uri, int64_t version,
   std::string path = uriToPath(uri).value_or(uri);
   impl->store.open({uri, path, version, std::move(text)});
   impl->scheduler.update(impl->store.get(uri), /*immediate=*/true);
+  impl->workspaceIndex.fileChanged(path);
 }
 
 std::optional<std::string>
@@ -91,17 +107,43 @@ AccyServer::changeDocument(const std::string &uri, int64_t version,
   if (std::optional<std::string> error =
           impl->store.change(uri, version, changes))
     return error;
-  impl->scheduler.update(impl->store.get(uri), /*immediate=*/false);
+  std::shared_ptr<const DocumentSnapshot> snapshot = impl->store.get(uri);
+  impl->scheduler.update(snapshot, /*immediate=*/false);
+  impl->workspaceIndex.fileChanged(snapshot->path);
   return std::nullopt;
 }
 
 void AccyServer::closeDocument(const std::string &uri) {
+  std::shared_ptr<const DocumentSnapshot> snapshot = impl->store.get(uri);
   impl->store.close(uri);
   impl->scheduler.remove(uri);
+  impl->tokenHistory.forget(uri);
+  // Back to the disk's text.
+  if (snapshot)
+    impl->workspaceIndex.fileChanged(snapshot->path);
+}
+
+void AccyServer::changeWorkspaceFolders(
+    std::vector<std::string> added, const std::vector<std::string> &removed) {
+  {
+    // The folders the import quick fix searches.
+    std::lock_guard<std::mutex> lock(impl->foldersMutex);
+    std::vector<std::string> &folders = impl->workspaceFolders;
+    llvm::erase_if(folders, [&](const std::string &folder) {
+      return llvm::is_contained(removed, folder);
+    });
+    folders.insert(folders.end(), added.begin(), added.end());
+  }
+  impl->importSearch.invalidate();
+  impl->workspaceIndex.removeFolders(removed);
+  if (!added.empty())
+    impl->workspaceIndex.addFolders(std::move(added), encoding());
 }
 
 void AccyServer::filesChanged(const std::vector<std::string> &paths) {
   impl->importSearch.invalidate();
+  for (const std::string &path : paths)
+    impl->workspaceIndex.fileChanged(path);
   for (const std::shared_ptr<DocumentWorker> &worker :
        impl->scheduler.workers()) {
     bool affected = false;
@@ -135,6 +177,52 @@ AccyServer::Impl::waitForResult(const std::string &uri,
   std::shared_ptr<DocumentWorker> worker = scheduler.worker(uri);
   return worker ? worker->waitForResult(complete, products, cancelled)
                 : nullptr;
+}
+
+std::shared_ptr<const DocumentSnapshot>
+AccyServer::Impl::openAt(const std::string &path) {
+  for (std::shared_ptr<const DocumentSnapshot> &document : store.all())
+    if (symbolPath(document->path) == path)
+      return document;
+  return nullptr;
+}
+
+Workspace AccyServer::Impl::workspace() {
+  Workspace workspace;
+  workspace.analysisOf =
+      [this](const std::string &path) -> std::shared_ptr<const Analysis> {
+    if (std::shared_ptr<const DocumentSnapshot> open = openAt(path))
+      return analysis(open->uri);
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return nullptr;
+    DocumentSnapshot onDisk{pathToUri(path), path, 0,
+                            (*buffer)->getBuffer().str()};
+    return Analysis::build(onDisk, options.compile.includeDirs,
+                           store.getEncoding(), 0);
+  };
+  workspace.importersOf = [this](const std::string &path) {
+    return workspaceIndex.importersOf(path);
+  };
+  return workspace;
+}
+
+WorkspaceIndex::Hooks
+AccyServer::Impl::indexHooks(ServerCallbacks &callbacks) {
+  WorkspaceIndex::Hooks hooks;
+  hooks.openText = [this](const std::string &path) -> std::optional<std::string> {
+    if (std::shared_ptr<const DocumentSnapshot> open = openAt(path))
+      return open->text;
+    return std::nullopt;
+  };
+  hooks.scanStarted = [&callbacks](size_t files) {
+    callbacks.workspaceScanStarted(files);
+  };
+  hooks.scanEnded = [&callbacks](size_t files, double seconds) {
+    callbacks.workspaceScanEnded(files, seconds);
+  };
+  return hooks;
 }
 
 static ServerError notOpen(const std::string &uri) {
@@ -214,6 +302,87 @@ void AccyServer::semanticTokens(const std::string &uri,
                [](const Analysis &a) { return findSemanticTokens(a); });
 }
 
+void AccyServer::references(const std::string &uri, Position pos,
+                            bool includeDeclaration,
+                            Callback<std::vector<Location>> reply) {
+  Impl &server = *impl;
+  server.frontendPool.async([&server, uri, pos, includeDeclaration,
+                             reply = std::move(reply)] {
+    std::shared_ptr<const Analysis> a = server.analysis(uri);
+    if (!a)
+      return reply(notOpen(uri));
+    reply(findReferences(a, pos, includeDeclaration, server.workspace()));
+  });
+}
+
+void AccyServer::documentHighlights(
+    const std::string &uri, Position pos,
+    Callback<std::vector<DocumentHighlight>> reply) {
+  impl->withAnalysis(uri, std::move(reply), [pos](const Analysis &a) {
+    return findDocumentHighlights(a, pos);
+  });
+}
+
+void AccyServer::prepareRename(const std::string &uri, Position pos,
+                               Callback<PreparedRename> reply) {
+  impl->withAnalysis(
+      uri, std::move(reply), [pos](const Analysis &a) -> Outcome<PreparedRename> {
+        llvm::Expected<PreparedRename> prepared = lsp::prepareRename(a, pos);
+        if (!prepared)
+          return ServerError{ServerError::Kind::Failed,
+                             llvm::toString(prepared.takeError())};
+        return std::move(*prepared);
+      });
+}
+
+void AccyServer::rename(const std::string &uri, Position pos,
+                        std::string newName, Callback<WorkspaceEdit> reply) {
+  Impl &server = *impl;
+  server.frontendPool.async([&server, uri, pos, newName = std::move(newName),
+                             reply = std::move(reply)] {
+    std::shared_ptr<const Analysis> a = server.analysis(uri);
+    if (!a)
+      return reply(notOpen(uri));
+    llvm::Expected<WorkspaceEdit> edit =
+        renameSymbol(a, pos, newName, server.workspace());
+    if (!edit)
+      return reply(ServerError{ServerError::Kind::Failed,
+                               llvm::toString(edit.takeError())});
+    reply(std::move(*edit));
+  });
+}
+
+void AccyServer::workspaceSymbols(
+    std::string query, Callback<std::vector<SymbolInformation>> reply) {
+  // Reads only the index: answered on the caller's thread.
+  reply(impl->workspaceIndex.symbols(query, /*limit=*/1000));
+}
+
+void AccyServer::foldingRanges(const std::string &uri,
+                               Callback<std::vector<FoldingRange>> reply) {
+  impl->withAnalysis(uri, std::move(reply),
+                     [](const Analysis &a) { return findFoldingRanges(a); });
+}
+
+void AccyServer::selectionRanges(const std::string &uri,
+                                 std::vector<Position> positions,
+                                 Callback<std::vector<SelectionRange>> reply) {
+  impl->withAnalysis(uri, std::move(reply),
+                     [positions = std::move(positions)](const Analysis &a) {
+                       return findSelectionRanges(a, positions);
+                     });
+}
+
+void AccyServer::semanticTokensDelta(const std::string &uri,
+                                     std::optional<std::string> previousId,
+                                     Callback<SemanticTokensResult> reply) {
+  impl->withAnalysis(uri, std::move(reply),
+                     [this, uri, previousId](const Analysis &a) {
+                       return impl->tokenHistory.record(uri, previousId,
+                                                        findSemanticTokens(a));
+                     });
+}
+
 void AccyServer::completion(const std::string &uri, Position pos,
                             Callback<std::vector<CompletionItem>> reply) {
   impl->withAnalysis(uri, std::move(reply),
@@ -231,11 +400,6 @@ void AccyServer::formatting(const std::string &uri, std::optional<Range> range,
   impl->withAnalysis(uri, std::move(reply), [range](const Analysis &a) {
     return findFormattingEdits(a, range);
   });
-}
-
-void AccyServer::setWorkspaceFolders(std::vector<std::string> folders) {
-  std::lock_guard<std::mutex> lock(impl->foldersMutex);
-  impl->workspaceFolders = std::move(folders);
 }
 
 void AccyServer::codeActions(const std::string &uri, Range range,

@@ -19,6 +19,7 @@
 #include "DocumentCompiler.h"
 #include "DocumentStore.h"
 #include "Protocol.h"
+#include "SemanticTokens.h"
 #include "ServerCallbacks.h"
 
 #include <atomic>
@@ -75,6 +76,11 @@ public:
   void closeDocument(const std::string &uri);
   /// Files changed on disk: documents that import one are compiled again.
   void filesChanged(const std::vector<std::string> &paths);
+  /// Workspace folders (absolute paths) added and removed: the .accy files
+  /// in them are indexed in the background, for workspace symbols,
+  /// references and rename.
+  void changeWorkspaceFolders(std::vector<std::string> added,
+                              const std::vector<std::string> &removed);
 
   // Features. `cancelled` is the client's cancellation of the request.
   using CancelFlag = std::shared_ptr<const std::atomic<bool>>;
@@ -102,8 +108,28 @@ public:
   /// The edit of an import quick fix offered by codeActions.
   void resolveCodeAction(const ImportFixData &data,
                          Callback<CodeAction> reply);
-  /// Where the import quick fix looks for definitions.
-  void setWorkspaceFolders(std::vector<std::string> folders);
+  /// Every use of the name at `pos`, in the files that see it.
+  void references(const std::string &uri, Position pos,
+                  bool includeDeclaration,
+                  Callback<std::vector<Location>> reply);
+  void documentHighlights(const std::string &uri, Position pos,
+                          Callback<std::vector<DocumentHighlight>> reply);
+  void prepareRename(const std::string &uri, Position pos,
+                     Callback<PreparedRename> reply);
+  /// The edits, or Failed saying why the name cannot be renamed.
+  void rename(const std::string &uri, Position pos, std::string newName,
+              Callback<WorkspaceEdit> reply);
+  void workspaceSymbols(std::string query,
+                        Callback<std::vector<SymbolInformation>> reply);
+  void foldingRanges(const std::string &uri,
+                     Callback<std::vector<FoldingRange>> reply);
+  void selectionRanges(const std::string &uri, std::vector<Position> positions,
+                       Callback<std::vector<SelectionRange>> reply);
+  /// Semantic tokens with a result id; with `previousId`, as edits of the
+  /// answer that had it when it is still the document's last.
+  void semanticTokensDelta(const std::string &uri,
+                           std::optional<std::string> previousId,
+                           Callback<SemanticTokensResult> reply);
   /// Pull diagnostics: those of the current version, once compiled.
   void diagnostics(const std::string &uri, CancelFlag cancelled,
                    Callback<std::vector<Diagnostic>> reply);

@@ -40,6 +40,8 @@ LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
   notification("textDocument/didClose", &LSPServer::onDidClose);
   notification("workspace/didChangeWatchedFiles",
                &LSPServer::onDidChangeWatchedFiles);
+  notification("workspace/didChangeWorkspaceFolders",
+               &LSPServer::onDidChangeWorkspaceFolders);
   // Saving changes nothing the server does not already have.
   connection.onNotification("textDocument/didSave", [](const json &) {});
   request("textDocument/hover", &LSPServer::onHover);
@@ -47,6 +49,15 @@ LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
   request("textDocument/documentSymbol", &LSPServer::onDocumentSymbol);
   request("textDocument/definition", &LSPServer::onDefinition);
   request("textDocument/semanticTokens/full", &LSPServer::onSemanticTokens);
+  request("textDocument/semanticTokens/full/delta",
+          &LSPServer::onSemanticTokensDelta);
+  request("textDocument/references", &LSPServer::onReferences);
+  request("textDocument/documentHighlight", &LSPServer::onDocumentHighlight);
+  request("textDocument/prepareRename", &LSPServer::onPrepareRename);
+  request("textDocument/rename", &LSPServer::onRename);
+  request("workspace/symbol", &LSPServer::onWorkspaceSymbol);
+  request("textDocument/foldingRange", &LSPServer::onFoldingRange);
+  request("textDocument/selectionRange", &LSPServer::onSelectionRange);
   request("textDocument/completion", &LSPServer::onCompletion);
   request("textDocument/signatureHelp", &LSPServer::onSignatureHelp);
   request("textDocument/formatting", &LSPServer::onFormatting);
@@ -149,6 +160,15 @@ static Callback<std::optional<T>> replyWithOptional(Reply reply) {
 // Lifecycle
 //===----------------------------------------------------------------------===//
 
+/// The paths of the file:// URIs among `uris`.
+static std::vector<std::string> pathsOf(const std::vector<std::string> &uris) {
+  std::vector<std::string> paths;
+  for (const std::string &uri : uris)
+    if (std::optional<std::string> path = uriToPath(uri))
+      paths.push_back(*path);
+  return paths;
+}
+
 void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
   if (lifecycle.load() != Lifecycle::Uninitialized)
     return reply(RpcError{ErrorCode::InvalidRequest,
@@ -158,7 +178,6 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
   server->setEncoding(encoding);
   progress.enable(params.workDoneProgress);
   watchFilesDynamically = params.watchFilesDynamically;
-  server->setWorkspaceFolders(params.workspaceFolders);
 
   json tokenLegend = {{"tokenTypes", semanticTokenTypes()},
                       {"tokenModifiers", semanticTokenModifiers()}};
@@ -173,7 +192,18 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
         {"documentSymbolProvider", true},
         {"definitionProvider", true},
         {"semanticTokensProvider",
-         {{"legend", tokenLegend}, {"full", true}, {"range", false}}},
+         {{"legend", tokenLegend},
+          {"full", {{"delta", true}}},
+          {"range", false}}},
+        {"referencesProvider", true},
+        {"documentHighlightProvider", true},
+        {"renameProvider", {{"prepareProvider", true}}},
+        {"workspaceSymbolProvider", true},
+        {"workspace",
+         {{"workspaceFolders",
+           {{"supported", true}, {"changeNotifications", true}}}}},
+        {"foldingRangeProvider", true},
+        {"selectionRangeProvider", true},
         {"completionProvider", {{"triggerCharacters", json::array()}}},
         {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}}},
         {"documentFormattingProvider", true},
@@ -186,6 +216,7 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
          {{"accyStageOutput", true}, {"accyStats", true}}}}}};
   lifecycle = Lifecycle::Running;
   reply(std::move(result));
+  server->changeWorkspaceFolders(pathsOf(params.workspaceFolders), {});
 }
 
 void LSPServer::onInitialized() {
@@ -244,6 +275,11 @@ void LSPServer::onDidClose(const TextDocumentParams &params) {
                     {{"uri", params.uri}, {"diagnostics", json::array()}});
 }
 
+void LSPServer::onDidChangeWorkspaceFolders(
+    const DidChangeWorkspaceFoldersParams &params) {
+  server->changeWorkspaceFolders(pathsOf(params.added), pathsOf(params.removed));
+}
+
 void LSPServer::onDidChangeWatchedFiles(
     const DidChangeWatchedFilesParams &params) {
   std::vector<std::string> paths;
@@ -291,6 +327,18 @@ void LSPServer::compileEnded(uint64_t compile, bool cancelled) {
                         {{"type", 2}, {"message", "accy-lsp: " + *warning}});
 }
 
+void LSPServer::workspaceScanStarted(size_t files) {
+  progress.begin("workspace-index", "accy: indexing " + std::to_string(files) +
+                                        " files of the workspace");
+}
+
+void LSPServer::workspaceScanEnded(size_t files, double seconds) {
+  char took[32];
+  std::snprintf(took, sizeof(took), "%.3f", seconds);
+  progress.end("workspace-index", "indexed " + std::to_string(files) +
+                                      " files in " + took + " s");
+}
+
 //===----------------------------------------------------------------------===//
 // Features
 //===----------------------------------------------------------------------===//
@@ -317,12 +365,65 @@ void LSPServer::onDefinition(const TextDocumentPositionParams &params,
                      replyWithOptional<Location>(std::move(reply)));
 }
 
+static json semanticTokensJson(const SemanticTokensResult &result) {
+  if (result.edits)
+    return json{{"resultId", result.resultId}, {"edits", *result.edits}};
+  return json{{"resultId", result.resultId}, {"data", result.data}};
+}
+
 void LSPServer::onSemanticTokens(const TextDocumentParams &params, Reply reply) {
-  server->semanticTokens(
-      params.uri,
-      replyWith<std::vector<uint32_t>>(
-          std::move(reply),
-          [](const std::vector<uint32_t> &data) { return json{{"data", data}}; }));
+  server->semanticTokensDelta(
+      params.uri, std::nullopt,
+      replyWith<SemanticTokensResult>(std::move(reply), semanticTokensJson));
+}
+
+void LSPServer::onSemanticTokensDelta(const SemanticTokensDeltaParams &params,
+                                      Reply reply) {
+  server->semanticTokensDelta(
+      params.uri, params.previousResultId,
+      replyWith<SemanticTokensResult>(std::move(reply), semanticTokensJson));
+}
+
+void LSPServer::onReferences(const ReferenceParams &params, Reply reply) {
+  server->references(params.uri, params.position, params.includeDeclaration,
+                     replyWithJson<std::vector<Location>>(std::move(reply)));
+}
+
+void LSPServer::onDocumentHighlight(const TextDocumentPositionParams &params,
+                                    Reply reply) {
+  server->documentHighlights(
+      params.uri, params.position,
+      replyWithJson<std::vector<DocumentHighlight>>(std::move(reply)));
+}
+
+void LSPServer::onPrepareRename(const TextDocumentPositionParams &params,
+                                Reply reply) {
+  server->prepareRename(params.uri, params.position,
+                        replyWithJson<PreparedRename>(std::move(reply)));
+}
+
+void LSPServer::onRename(const RenameParams &params, Reply reply) {
+  server->rename(params.uri, params.position, params.newName,
+                 replyWithJson<WorkspaceEdit>(std::move(reply)));
+}
+
+void LSPServer::onWorkspaceSymbol(const WorkspaceSymbolParams &params,
+                                  Reply reply) {
+  server->workspaceSymbols(
+      params.query,
+      replyWithJson<std::vector<SymbolInformation>>(std::move(reply)));
+}
+
+void LSPServer::onFoldingRange(const TextDocumentParams &params, Reply reply) {
+  server->foldingRanges(
+      params.uri, replyWithJson<std::vector<FoldingRange>>(std::move(reply)));
+}
+
+void LSPServer::onSelectionRange(const SelectionRangeParams &params,
+                                 Reply reply) {
+  server->selectionRanges(
+      params.uri, params.positions,
+      replyWithJson<std::vector<SelectionRange>>(std::move(reply)));
 }
 
 void LSPServer::onCompletion(const TextDocumentPositionParams &params,

@@ -41,6 +41,8 @@ private:
                       uint64_t compile) override;
   void stageStarted(uint64_t compile, StageId stage) override;
   void compileEnded(uint64_t compile, bool cancelled) override;
+  void workspaceScanStarted(size_t files) override;
+  void workspaceScanEnded(size_t files, double seconds) override;
 
   /// Registers a request handler that runs only while the server is
   /// initialized and not shut down, with its params decoded (InvalidParams
@@ -67,6 +69,18 @@ private:
   void onDocumentSymbol(const TextDocumentParams &params, Reply reply);
   void onDefinition(const TextDocumentPositionParams &params, Reply reply);
   void onSemanticTokens(const TextDocumentParams &params, Reply reply);
+  void onSemanticTokensDelta(const SemanticTokensDeltaParams &params,
+                             Reply reply);
+  void onDidChangeWorkspaceFolders(
+      const DidChangeWorkspaceFoldersParams &params);
+  void onReferences(const ReferenceParams &params, Reply reply);
+  void onDocumentHighlight(const TextDocumentPositionParams &params,
+                           Reply reply);
+  void onPrepareRename(const TextDocumentPositionParams &params, Reply reply);
+  void onRename(const RenameParams &params, Reply reply);
+  void onWorkspaceSymbol(const WorkspaceSymbolParams &params, Reply reply);
+  void onFoldingRange(const TextDocumentParams &params, Reply reply);
+  void onSelectionRange(const SelectionRangeParams &params, Reply reply);
   void onCompletion(const TextDocumentPositionParams &params, Reply reply);
   void onSignatureHelp(const TextDocumentPositionParams &params, Reply reply);
   void onFormatting(const TextDocumentParams &params, Reply reply);

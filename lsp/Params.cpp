@@ -109,6 +109,20 @@ bool capability(const json &capabilities,
   return at->is_boolean() && at->get<bool>();
 }
 
+/// The URIs of an array of WorkspaceFolder.
+bool readFolderUris(const json &folders, std::vector<std::string> &uris,
+                    const Path &path) {
+  if (!folders.is_array())
+    return path.fail("an array");
+  for (size_t i = 0; i < folders.size(); ++i) {
+    std::string uri;
+    if (!readField(folders[i], "uri", uri, path.element(i), "a string"))
+      return false;
+    uris.push_back(std::move(uri));
+  }
+  return true;
+}
+
 } // namespace
 
 bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
@@ -116,6 +130,15 @@ bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
   Path path("params", error);
   if (!params.is_object())
     return path.fail("an object");
+  if (const json *folders = member(params, "workspaceFolders");
+      folders && folders->is_array()) {
+    if (!readFolderUris(*folders, out.workspaceFolders,
+                        path.field("workspaceFolders")))
+      return false;
+  } else if (const json *root = member(params, "rootUri");
+             root && root->is_string()) {
+    out.workspaceFolders.push_back(root->get<std::string>());
+  }
   const json *capabilities = member(params, "capabilities");
   if (!capabilities)
     return true;
@@ -129,17 +152,6 @@ bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
   out.workDoneProgress = capability(*capabilities, {"window", "workDoneProgress"});
   out.watchFilesDynamically = capability(
       *capabilities, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
-  if (const json *folders = member(params, "workspaceFolders");
-      folders && folders->is_array()) {
-    for (const json &folder : *folders)
-      if (const json *uri = member(folder, "uri"); uri && uri->is_string())
-        if (std::optional<std::string> dir = uriToPath(uri->get<std::string>()))
-          out.workspaceFolders.push_back(*dir);
-  } else if (const json *root = member(params, "rootUri");
-             root && root->is_string()) {
-    if (std::optional<std::string> dir = uriToPath(root->get<std::string>()))
-      out.workspaceFolders.push_back(*dir);
-  }
   return true;
 }
 
@@ -256,4 +268,76 @@ bool accy::lsp::fromJSON(const json &params, StageOutputParams &out,
 bool accy::lsp::fromJSON(const json &params, StatsParams &out,
                          std::string &error) {
   return readField(params, "uri", out.uri, Path("params", error), "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params, ReferenceParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  if (!readDocumentUri(params, out.uri, path) ||
+      !readField(params, "position", out.position, path, "a position"))
+    return false;
+  if (const json *context = member(params, "context"))
+    if (const json *include = member(*context, "includeDeclaration")) {
+      if (!include->is_boolean())
+        return path.field("context").field("includeDeclaration").fail("a boolean");
+      out.includeDeclaration = include->get<bool>();
+    }
+  return true;
+}
+
+bool accy::lsp::fromJSON(const json &params, RenameParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  return readDocumentUri(params, out.uri, path) &&
+         readField(params, "position", out.position, path, "a position") &&
+         readField(params, "newName", out.newName, path, "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params, WorkspaceSymbolParams &out,
+                         std::string &error) {
+  return readField(params, "query", out.query, Path("params", error),
+                   "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params, SelectionRangeParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  if (!readDocumentUri(params, out.uri, path))
+    return false;
+  const json *positions = member(params, "positions");
+  if (!positions || !positions->is_array())
+    return path.field("positions").fail("an array");
+  for (size_t i = 0; i < positions->size(); ++i) {
+    Position p;
+    if (!read((*positions)[i], p, path.field("positions").element(i)))
+      return false;
+    out.positions.push_back(p);
+  }
+  return true;
+}
+
+bool accy::lsp::fromJSON(const json &params, SemanticTokensDeltaParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  return readDocumentUri(params, out.uri, path) &&
+         readField(params, "previousResultId", out.previousResultId, path,
+                   "a string");
+}
+
+bool accy::lsp::fromJSON(const json &params,
+                         DidChangeWorkspaceFoldersParams &out,
+                         std::string &error) {
+  Path path("params", error);
+  const json *event = member(params, "event");
+  if (!event || !event->is_object())
+    return path.field("event").fail("a workspace folders change event");
+  Path at = path.field("event");
+  const json *added = member(*event, "added");
+  const json *removed = member(*event, "removed");
+  if (!added)
+    return at.field("added").fail("an array");
+  if (!removed)
+    return at.field("removed").fail("an array");
+  return readFolderUris(*added, out.added, at.field("added")) &&
+         readFolderUris(*removed, out.removed, at.field("removed"));
 }

@@ -27,7 +27,7 @@ struct InitializeParams {
   bool offersUtf8 = false;
   bool workDoneProgress = false;
   bool watchFilesDynamically = false;
-  /// Paths of workspaceFolders (else of rootUri) that are file URIs.
+  /// URIs of workspaceFolders, else of rootUri (none when neither is set).
   std::vector<std::string> workspaceFolders;
 };
 
@@ -45,6 +45,11 @@ struct DidChangeParams {
 
 struct DidChangeWatchedFilesParams {
   std::vector<std::string> uris;
+};
+
+/// workspace/didChangeWorkspaceFolders: URIs of the folders.
+struct DidChangeWorkspaceFoldersParams {
+  std::vector<std::string> added, removed;
 };
 
 /// Params naming only a document (didClose, documentSymbol, semantic
@@ -84,6 +89,37 @@ struct CodeActionResolveParams {
   ImportFixData data;
 };
 
+/// textDocument/references.
+struct ReferenceParams {
+  std::string uri;
+  Position position;
+  bool includeDeclaration = false;
+};
+
+/// textDocument/rename.
+struct RenameParams {
+  std::string uri;
+  Position position;
+  std::string newName;
+};
+
+/// workspace/symbol.
+struct WorkspaceSymbolParams {
+  std::string query;
+};
+
+/// textDocument/selectionRange.
+struct SelectionRangeParams {
+  std::string uri;
+  std::vector<Position> positions;
+};
+
+/// textDocument/semanticTokens/full/delta.
+struct SemanticTokensDeltaParams {
+  std::string uri;
+  std::string previousResultId;
+};
+
 /// accy/stageOutput.
 struct StageOutputParams {
   std::string uri, kernel, stage;
@@ -114,6 +150,18 @@ bool fromJSON(const nlohmann::json &params, DocumentRangeFormattingParams &out,
 bool fromJSON(const nlohmann::json &params, CodeActionParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, CodeActionResolveParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params,
+              DidChangeWorkspaceFoldersParams &out, std::string &error);
+bool fromJSON(const nlohmann::json &params, ReferenceParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, RenameParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, WorkspaceSymbolParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, SelectionRangeParams &out,
+              std::string &error);
+bool fromJSON(const nlohmann::json &params, SemanticTokensDeltaParams &out,
               std::string &error);
 bool fromJSON(const nlohmann::json &params, StageOutputParams &out,
               std::string &error);

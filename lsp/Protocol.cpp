@@ -86,6 +86,14 @@ void accy::lsp::to_json(json &j, const SignatureHelp &s) {
        {"activeParameter", s.activeParameter}};
 }
 
+void accy::lsp::to_json(json &j, const SymbolInformation &s) {
+  j = {{"name", s.name},
+       {"kind", static_cast<int>(s.kind)},
+       {"location", s.location}};
+  if (!s.containerName.empty())
+    j["containerName"] = s.containerName;
+}
+
 void accy::lsp::to_json(json &j, const WorkspaceEdit &e) {
   json changes = json::object();
   for (const auto &[uri, edits] : e.changes)
@@ -105,4 +113,34 @@ void accy::lsp::to_json(json &j, const CodeAction &a) {
     j["data"] = {{"uri", a.data->uri},
                  {"name", a.data->name},
                  {"path", a.data->path}};
+}
+
+void accy::lsp::to_json(json &j, const DocumentHighlight &h) {
+  // DocumentHighlightKind: Read = 2, Write = 3.
+  j = {{"range", h.range}, {"kind", h.write ? 3 : 2}};
+}
+
+void accy::lsp::to_json(json &j, const FoldingRange &f) {
+  j = {{"startLine", f.startLine}, {"endLine", f.endLine}};
+  if (!f.kind.empty())
+    j["kind"] = f.kind;
+}
+
+void accy::lsp::to_json(json &j, const SelectionRange &s) {
+  // The chain is innermost first; the JSON nests outward through "parent".
+  j = nullptr;
+  for (auto it = s.chain.rbegin(); it != s.chain.rend(); ++it) {
+    json level = {{"range", *it}};
+    if (!j.is_null())
+      level["parent"] = std::move(j);
+    j = std::move(level);
+  }
+}
+
+void accy::lsp::to_json(json &j, const SemanticTokensEdit &e) {
+  j = {{"start", e.start}, {"deleteCount", e.deleteCount}, {"data", e.data}};
+}
+
+void accy::lsp::to_json(json &j, const PreparedRename &r) {
+  j = {{"range", r.range}, {"placeholder", r.placeholder}};
 }

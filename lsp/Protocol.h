@@ -69,6 +69,48 @@ struct DocumentSymbol {
   std::vector<DocumentSymbol> children;
 };
 
+/// workspace/symbol's answer.
+struct SymbolInformation {
+  std::string name;
+  SymbolKind kind = SymbolKind::Function;
+  Location location;
+  std::string containerName;
+};
+
+/// Edits of several documents, by URI (rename's answer, a quick fix's).
+struct WorkspaceEdit {
+  std::vector<std::pair<std::string, std::vector<TextEdit>>> changes;
+};
+
+/// prepareRename's answer: the name's range and its text.
+struct PreparedRename {
+  Range range;
+  std::string placeholder;
+};
+
+/// documentHighlight: a definition is written, a use read.
+struct DocumentHighlight {
+  Range range;
+  bool write = false;
+};
+
+struct FoldingRange {
+  unsigned startLine = 0, endLine = 0;
+  /// "imports", "comment" or "region".
+  std::string kind;
+};
+
+/// A range and the ranges around it, innermost first.
+struct SelectionRange {
+  std::vector<Range> chain;
+};
+
+/// semanticTokens/full/delta: replace `deleteCount` integers at `start`.
+struct SemanticTokensEdit {
+  unsigned start = 0, deleteCount = 0;
+  std::vector<uint32_t> data;
+};
+
 /// LSP CompletionItemKind values used here.
 enum class CompletionKind { Function = 3, Variable = 6, Keyword = 14,
                             Constant = 21, TypeParameter = 25 };
@@ -94,11 +136,6 @@ struct SignatureInformation {
 struct SignatureHelp {
   std::vector<SignatureInformation> signatures;
   unsigned activeParameter = 0;
-};
-
-/// Edits per document URI.
-struct WorkspaceEdit {
-  std::vector<std::pair<std::string, std::vector<TextEdit>>> changes;
 };
 
 /// What codeAction/resolve needs to finish an import quick fix: `path`
@@ -127,8 +164,14 @@ void to_json(nlohmann::json &j, const DocumentSymbol &s);
 void to_json(nlohmann::json &j, const TextEdit &e);
 void to_json(nlohmann::json &j, const CompletionItem &c);
 void to_json(nlohmann::json &j, const SignatureHelp &s);
+void to_json(nlohmann::json &j, const SymbolInformation &s);
 void to_json(nlohmann::json &j, const WorkspaceEdit &e);
 void to_json(nlohmann::json &j, const CodeAction &a);
+void to_json(nlohmann::json &j, const PreparedRename &r);
+void to_json(nlohmann::json &j, const DocumentHighlight &h);
+void to_json(nlohmann::json &j, const FoldingRange &f);
+void to_json(nlohmann::json &j, const SelectionRange &s);
+void to_json(nlohmann::json &j, const SemanticTokensEdit &e);
 
 } // namespace accy::lsp
 

@@ -92,6 +92,17 @@ std::vector<std::shared_ptr<DocumentWorker>> Scheduler::workers() {
   return all;
 }
 
+CompileSlot::Lease
+Scheduler::acquireIdle(const std::function<bool()> &abandon) {
+  // This work comes in batches of a few milliseconds, so unlike a unit of
+  // code generation (which may take seconds) it need not wait for the user
+  // to pause, and it goes before those units: a check waits at most for
+  // one batch, and code generation is delayed by a fraction of a second.
+  static const std::atomic<uint64_t> first{UINT64_MAX};
+  return slot.acquire(CompileSlot::Priority::Background, first, abandon,
+                      [] { return true; });
+}
+
 void Scheduler::checked(const std::string &uri) {
   // Its diagnostics are about to show: the next keystroke may come soon.
   slot.userActive();

@@ -48,6 +48,12 @@ public:
   std::shared_ptr<DocumentWorker> worker(const std::string &uri);
   /// Every open document's worker.
   std::vector<std::shared_ptr<DocumentWorker>> workers();
+  /// The compile slot at background priority, behind every check but
+  /// before any document's code generation, for short work that is no
+  /// document's (indexing the workspace); empty when `abandon` holds first.
+  CompileSlot::Lease acquireIdle(const std::function<bool()> &abandon);
+  /// Wakes waiters of acquireIdle to look at their `abandon` again.
+  void interruptIdle() { slot.interrupt(); }
 
   // WorkerHost, for the workers.
   void checked(const std::string &uri) override;

@@ -142,3 +142,43 @@ std::vector<uint32_t> accy::lsp::findSemanticTokens(const Analysis &analysis) {
   }
   return data;
 }
+
+std::vector<SemanticTokensEdit>
+accy::lsp::diffSemanticTokens(const std::vector<uint32_t> &before,
+                              const std::vector<uint32_t> &after) {
+  size_t prefix = 0;
+  while (prefix < before.size() && prefix < after.size() &&
+         before[prefix] == after[prefix])
+    ++prefix;
+  if (prefix == before.size() && prefix == after.size())
+    return {};
+  size_t suffix = 0;
+  while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
+    ++suffix;
+  SemanticTokensEdit edit;
+  edit.start = prefix;
+  edit.deleteCount = before.size() - prefix - suffix;
+  edit.data.assign(after.begin() + prefix, after.end() - suffix);
+  return {std::move(edit)};
+}
+
+SemanticTokensResult
+SemanticTokensHistory::record(const std::string &uri,
+                              const std::optional<std::string> &previousId,
+                              std::vector<uint32_t> data) {
+  std::lock_guard<std::mutex> lock(mutex);
+  SemanticTokensResult result;
+  result.resultId = std::to_string(nextId++);
+  auto &entry = last[uri];
+  if (previousId && *previousId == entry.first)
+    result.edits = diffSemanticTokens(entry.second, data);
+  entry = {result.resultId, data};
+  result.data = std::move(data);
+  return result;
+}
+
+void SemanticTokensHistory::forget(const std::string &uri) {
+  std::lock_guard<std::mutex> lock(mutex);
+  last.erase(uri);
+}

@@ -32,6 +32,10 @@ public:
                               uint64_t compile) {}
   virtual void stageStarted(uint64_t compile, StageId stage) {}
   virtual void compileEnded(uint64_t compile, bool cancelled) {}
+  /// The background index of the workspace's files starts its first scan,
+  /// and has indexed every file found.
+  virtual void workspaceScanStarted(size_t files) {}
+  virtual void workspaceScanEnded(size_t files, double seconds) {}
 };
 
 /// Counters of a document's compiles, for accy/stats.

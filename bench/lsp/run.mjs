@@ -15,6 +15,11 @@
 //   - code actions (quick fixes) at a misspelt built-in in the file, each
 //     right after a keystroke elsewhere in it (so its frontend analysis is
 //     built first) and again on an unchanged version,
+//   - references, rename (the answer, not applied), documentHighlight on a
+//     let and foldingRange of the whole file,
+//   - in a generated workspace of 500 files: the time to index them in the
+//     background, workspace/symbol once indexed, and keystroke to
+//     diagnostics while the index is built against the same without it,
 // the time to the first diagnostics of the file, the time until all of 20
 // such files opened at once have diagnostics (an editor restoring its tabs;
 // at most ALL_FILES_TIMEOUT_S, default 120, then how many had them), the
@@ -33,6 +38,8 @@ import { kernelFile } from '../../tests/lsp/generated.mjs';
 
 const KERNELS = 50;
 const EDITS = Number(process.env.EDITS ?? 60);
+const NAVIGATIONS = Number(process.env.NAVIGATIONS ?? 60);
+const WORKSPACE_FILES = Number(process.env.WORKSPACE_FILES ?? 500);
 const FILES_FOR_MEMORY = 20;
 // A typist at 40 words per minute: 200 characters a minute.
 const TYPING_PACE_MS = 300;
@@ -66,6 +73,14 @@ function typeDigit(current, j, next) {
   return { text: lines.join('\n'), change, digit };
 }
 
+/// Keystroke i: inside kernel k{j}, the scale of its relu changes. The
+/// kernel, the digit's position, the digit, the text after it and the change.
+function keystroke(current, i) {
+  const j = (i * 7) % KERNELS;
+  const next = String((i % 9) + 1);
+  return { j, next, ...typeDigit(current, j, next) };
+}
+
 /// Edits inside one kernel at a time, each followed by a hover on that
 /// kernel, a hover on a name and a completion; the next edit comes
 /// `paceMs` after the previous one (at once, when its requests took longer).
@@ -80,14 +95,11 @@ async function editingSession(dir, text, paceMs) {
     const diagnostics = [], kernelHovers = [], nameHovers = [], completions = [], formattings = [];
     let current = text;
     for (let i = 0; i < EDITS; ++i) {
-      // One keystroke inside kernel k{j}: the scale of its relu changes.
-      const j = (i * 7) % KERNELS;
-      const typed = typeDigit(current, j, String((i % 9) + 1));
-      const { digit } = typed;
-      current = typed.text;
+      const { j, digit, change, text: edited } = keystroke(current, i);
+      current = edited;
       const sent = performance.now();
       const [ms, published] = await timed(async () => {
-        const version = s.change(uri, [typed.change]);
+        const version = s.change(uri, [change]);
         return s.diagnosticsFor(uri, version);
       });
       if (published.diagnostics.length) throw new Error(JSON.stringify(published.diagnostics[0]));
@@ -101,9 +113,108 @@ async function editingSession(dir, text, paceMs) {
       const rest = sent + paceMs - performance.now();
       if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
+    const navigation = await navigationRequests(s, uri, current);
     const stats = await s.stats(uri);
     const ran = stats.stages.map((st) => `${st.stage} ${st.kernels.filter((k) => k.status === 'compiled').length} (${(st.seconds * 1e3).toFixed(1)} ms)`).join(', ');
-    return { first, diagnostics, kernelHovers, nameHovers, completions, formattings, stats, ran, file, current };
+    return { first, diagnostics, kernelHovers, nameHovers, completions, formattings, navigation, stats, ran, file, current };
+  } finally {
+    s.kill();
+  }
+}
+
+/// References, rename, highlight (on the let `d` of kernel j, then of the
+/// kernel k{j} itself) and folding, each timed apart.
+async function navigationRequests(s, uri, text) {
+  const references = [], renames = [], highlights = [], foldings = [];
+  const doc = { textDocument: { uri } };
+  for (let i = 0; i < NAVIGATIONS; ++i) {
+    const j = (i * 11) % KERNELS;
+    const onLet = positionOf(text, 'let d = ', j);
+    const position = i % 2 ? { line: onLet.line, character: onLet.character + 4 } : positionOf(text, `k${j}(`);
+    const [refMs, refs] = await timed(() => s.request('textDocument/references', { ...doc, position, context: { includeDeclaration: true } }));
+    if (refs.length < 1) throw new Error('references answered nothing');
+    references.push(refMs);
+    const [renameMs, edit] = await timed(() => s.request('textDocument/rename', { ...doc, position, newName: `renamed${i}` }));
+    if (!edit.changes[uri]?.length) throw new Error('rename answered no edit');
+    renames.push(renameMs);
+    highlights.push((await timed(() => s.request('textDocument/documentHighlight', { ...doc, position })))[0]);
+    const [foldMs, folds] = await timed(() => s.request('textDocument/foldingRange', doc));
+    if (folds.length < KERNELS) throw new Error(`foldingRange answered ${folds.length} ranges`);
+    foldings.push(foldMs);
+  }
+  return { references, renames, highlights, foldings };
+}
+
+/// WORKSPACE_FILES files of three kernels each, every one importing a
+/// shared file of a const and a fn.
+function writeWorkspace(root) {
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, 'common.accy'),
+    'const SCALE = 0.5;\n\nfn scaled(x: f32[N]) -> f32[N] {\n  return x * SCALE;\n}\n');
+  for (let f = 0; f < WORKSPACE_FILES; ++f) {
+    const sub = path.join(root, `pkg${f % 10}`);
+    fs.mkdirSync(sub, { recursive: true });
+    const body = kernelFile(3).replace(/kernel k(\d+)\(/g, (_, k) => `kernel m${f}_k${k}(`);
+    fs.writeFileSync(path.join(sub, `model${f}.accy`), `import "../common.accy";\n${body}`);
+  }
+}
+
+/// One keystroke every TYPING_PACE_MS inside kernel j of the open file;
+/// the time of each to its diagnostics, and when each was sent.
+async function typeKeystrokes(s, uri, text, count) {
+  const times = [], sentAt = [];
+  let current = text;
+  for (let i = 0; i < count; ++i) {
+    const { change, text: edited } = keystroke(current, i);
+    current = edited;
+    const sent = performance.now();
+    sentAt.push(sent);
+    const version = s.change(uri, [change]);
+    await s.diagnosticsFor(uri, version);
+    times.push(performance.now() - sent);
+    const rest = sent + TYPING_PACE_MS - performance.now();
+    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+  }
+  return { times, sentAt };
+}
+
+/// A session on the 1,000-line file inside the generated workspace, with
+/// the workspace folder named (indexed) or not.
+async function workspaceSession(root, text, indexed) {
+  const file = path.join(root, 'bench.accy');
+  fs.writeFileSync(file, text);
+  const uri = uriOf(file);
+  const s = new Session();
+  try {
+    await s.initialize();
+    s.open(uri, text);
+    await s.diagnosticsFor(uri, 1, 10 * 60 * 1000);
+    // The folder comes once the file is checked, so that its indexing runs
+    // while the user types (as when a folder is added to the workspace).
+    const start = performance.now();
+    let indexEnd = null;
+    const scanEnd = () => s.progress.find((p) => p.value.kind === 'end' && /^indexed \d+ files/.test(p.value.message));
+    if (indexed) {
+      s.connection.sendNotification('workspace/didChangeWorkspaceFolders',
+        { event: { added: [{ uri: uriOf(root), name: 'bench' }], removed: [] } });
+      s.until(scanEnd, 'the workspace scan', 10 * 60 * 1000).then(() => { indexEnd = performance.now(); }, () => {});
+    }
+    const typing = await typeKeystrokes(s, uri, text, 30);
+    if (!indexed) return { typing };
+    await s.until(scanEnd, 'the workspace scan', 10 * 60 * 1000);
+    indexEnd ??= performance.now();
+    const [, files, seconds] = /^indexed (\d+) files in ([0-9.]+) s/.exec(scanEnd().value.message);
+    const serverSeconds = Number(seconds);
+    const during = typing.times.filter((_, i) => typing.sentAt[i] < indexEnd);
+    const symbols = [];
+    let count = 0;
+    for (let i = 0; i < 50; ++i) {
+      const query = [`m${i * 7}_k`, 'k1', 'scal', `m${i}`, 'zz'][i % 5];
+      const [ms, found] = await timed(() => s.request('workspace/symbol', { query }));
+      symbols.push(ms);
+      count = Math.max(count, found.length);
+    }
+    return { typing, during, files: Number(files), serverSeconds, wallSeconds: (indexEnd - start) / 1000, symbols, count };
   } finally {
     s.kill();
   }
@@ -207,6 +318,21 @@ try {
   const actions = await codeActionSession(dir, text);
   console.log(`code actions right after a keystroke: ${summary(actions.afterEdit)}`);
   console.log(`code actions, same version:   ${summary(actions.sameVersion)}`);
+  const nav = session.navigation;
+  console.log(`references (let, kernel):     ${summary(nav.references)}`);
+  console.log(`rename (let, kernel):         ${summary(nav.renames)}`);
+  console.log(`documentHighlight:            ${summary(nav.highlights)}`);
+  console.log(`foldingRange, whole file:     ${summary(nav.foldings)}`);
+  if (process.env.WORKSPACE !== '0') {
+    const root = path.join(dir, 'workspace');
+    writeWorkspace(root);
+    const plain = await workspaceSession(root, text, false);
+    const ws = await workspaceSession(root, text, true);
+    console.log(`workspace of ${ws.files} files (${3 * WORKSPACE_FILES + 2} items): indexed in the background in ${ws.serverSeconds.toFixed(2)} s (server), ${ws.wallSeconds.toFixed(2)} s after the folder was added (client), while typing`);
+    console.log(`workspace/symbol after indexing: ${summary(ws.symbols)}; up to ${ws.count} results`);
+    console.log(`keystroke -> diagnostics, one every ${TYPING_PACE_MS} ms, no workspace index: ${summary(plain.typing.times)}`);
+    console.log(`keystroke -> diagnostics, same, workspace indexed meanwhile:  ${summary(ws.typing.times)}; ${ws.during.length} keystrokes before the index was done${ws.during.length ? ` (${summary(ws.during)})` : ''}`);
+  }
   console.log(`last edit's compile: ${(session.stats.compileSeconds * 1e3).toFixed(1)} ms; kernels compiled per stage: ${session.ran}; debounce ${session.stats.debounceMs} ms`);
   if (process.env.MEMORY === '0') process.exit(0);
   const many = await manyFiles(dir, text);
