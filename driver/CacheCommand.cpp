@@ -2,7 +2,9 @@
 //
 // `accyc cache stats` prints what `ccache -s` prints for its cache: hits,
 // misses, writes and corrupt entries found (every process's, since the last
-// clear), entries and bytes, per stage and in total.
+// clear), entries and bytes, per stage and in total; and what the remote
+// caches did: hits, misses, writes, errors, timeouts, corrupt answers and
+// bytes read and written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,19 +16,38 @@
 using namespace accy;
 using namespace accy::driver;
 
+/// The store the environment names, with the command line's directory and
+/// remote caches over the environment's.
+static llvm::Expected<std::optional<KernelStoreConfig>>
+storeConfigFromEnvironment(const Options &options) {
+  if (options.cacheDir.empty())
+    return KernelStoreConfig::fromEnvironment();
+  auto limit = KernelStoreConfig::limitFromEnvironment();
+  if (!limit)
+    return limit.takeError();
+  auto remotes = KernelStoreConfig::remotesFromEnvironment();
+  if (!remotes)
+    return remotes.takeError();
+  KernelStoreConfig config;
+  config.directory = options.cacheDir;
+  config.limitBytes = *limit;
+  config.remotes = std::move(*remotes);
+  return config;
+}
+
 llvm::Expected<std::optional<KernelStoreConfig>>
 accy::driver::storeConfigFor(const Options &options) {
   if (options.noCache)
     return std::nullopt;
-  if (options.cacheDir.empty())
-    return KernelStoreConfig::fromEnvironment();
-  // The command line names the directory, whatever the environment says.
-  auto limit = KernelStoreConfig::limitFromEnvironment();
-  if (!limit)
-    return limit.takeError();
-  KernelStoreConfig config;
-  config.directory = options.cacheDir;
-  config.limitBytes = *limit;
+  auto config = storeConfigFromEnvironment(options);
+  if (!config || !*config || !options.remoteCache)
+    return config;
+  auto remotes = parseRemoteCacheSpec(*options.remoteCache);
+  if (!remotes)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--remote-cache: " +
+                                       llvm::toString(remotes.takeError()));
+  (*config)->remotes = std::move(*remotes);
   return config;
 }
 
@@ -72,6 +93,22 @@ static void printSummary(llvm::raw_ostream &os, const KernelStoreConfig &config,
   uint64_t lookups = total.hits + total.misses;
   if (lookups)
     os << llvm::formatv("\nhit rate {0:F1}%\n", 100.0 * total.hits / lookups);
+  const RemoteCacheCounters &r = summary.counters.remote;
+  if (!r.any() && config.remotes.empty())
+    return;
+  os << "\nremote caches";
+  for (const RemoteBackendConfig &remote : config.remotes)
+    os << "  " << redactUrl(remote.url)
+       << (remote.readOnly ? " (read-only)" : "");
+  os << "\n"
+     << llvm::formatv(
+            "{0,-8} {1,8} {2,8} {3,8} {4,8} {5,8} {6,8} {7,11} {8,11}\n", "",
+            "hits", "misses", "writes", "errors", "timeouts", "corrupt", "read",
+            "written")
+     << llvm::formatv(
+            "{0,-8} {1,8} {2,8} {3,8} {4,8} {5,8} {6,8} {7,11} {8,11}\n",
+            "remote", r.hits, r.misses, r.writes, r.errors, r.timeouts,
+            r.corrupt, humanBytes(r.bytesRead), humanBytes(r.bytesWritten));
 }
 
 int accy::driver::runCache(const Options &options) {

@@ -75,10 +75,12 @@ KernelStoreCounters::operator+=(const KernelStoreCounters &other) {
   for (auto [mine, theirs] : llvm::zip(stages, other.stages))
     mine += theirs;
   bytes += other.bytes;
+  remote += other.remote;
   return *this;
 }
 
-/// One line per stage: `STAGE HITS MISSES WRITES CORRUPT`, and `bytes N`.
+/// One line per stage: `STAGE HITS MISSES WRITES CORRUPT`, `bytes N`, and
+/// `remote HITS MISSES WRITES ERRORS TIMEOUTS CORRUPT READ WRITTEN`.
 /// Unknown or malformed lines are skipped: the counters are informational.
 static KernelStoreCounters parseCounters(llvm::StringRef text) {
   KernelStoreCounters counters;
@@ -89,6 +91,17 @@ static KernelStoreCounters parseCounters(llvm::StringRef text) {
     line.split(fields, ' ', -1, false);
     if (fields.size() == 2 && fields[0] == "bytes") {
       (void)fields[1].getAsInteger(10, counters.bytes);
+      continue;
+    }
+    if (fields.size() == 9 && fields[0] == "remote") {
+      RemoteCacheCounters &r = counters.remote;
+      uint64_t *values[] = {&r.hits,      &r.misses,      &r.writes,
+                            &r.errors,    &r.timeouts,    &r.corrupt,
+                            &r.bytesRead, &r.bytesWritten};
+      for (auto [value, field] :
+           llvm::zip(values, llvm::ArrayRef(fields).drop_front()))
+        if (field.getAsInteger(10, *value))
+          *value = 0;
       continue;
     }
     std::optional<StageId> stage =
@@ -114,6 +127,10 @@ static std::string printCounters(const KernelStoreCounters &counters) {
        << s.writes << " " << s.corrupt << "\n";
   }
   os << "bytes " << counters.bytes << "\n";
+  const RemoteCacheCounters &r = counters.remote;
+  os << "remote " << r.hits << " " << r.misses << " " << r.writes << " "
+     << r.errors << " " << r.timeouts << " " << r.corrupt << " " << r.bytesRead
+     << " " << r.bytesWritten << "\n";
   return text;
 }
 
@@ -180,7 +197,23 @@ KernelStoreConfig::fromEnvironment() {
   if (!limit)
     return limit.takeError();
   config.limitBytes = *limit;
+  auto remotes = remotesFromEnvironment();
+  if (!remotes)
+    return remotes.takeError();
+  config.remotes = std::move(*remotes);
   return config;
+}
+
+llvm::Expected<std::vector<RemoteBackendConfig>>
+KernelStoreConfig::remotesFromEnvironment() {
+  auto spec = environment("ACCY_REMOTE_CACHE");
+  if (!spec)
+    return std::vector<RemoteBackendConfig>();
+  auto remotes = parseRemoteCacheSpec(*spec);
+  if (!remotes)
+    return makeError("ACCY_REMOTE_CACHE: " +
+                     llvm::toString(remotes.takeError()));
+  return remotes;
 }
 
 llvm::Expected<uint64_t> KernelStoreConfig::limitFromEnvironment() {
@@ -242,12 +275,36 @@ static std::optional<Entry> parseEntry(llvm::StringRef data) {
 }
 
 KernelStore::KernelStore(KernelStoreConfig config)
-    : config_(std::move(config)) {}
+    : config_(std::move(config)) {
+  if (!config_.remotes.empty())
+    remote = std::make_unique<RemoteCache>(config_.remotes);
+}
 
 std::string KernelStore::entryPath(StageId stage, llvm::StringRef key) const {
   llvm::SmallString<256> p(config_.directory);
   path::append(p, kSchema, stageName(stage), key.take_front(2), key);
   return std::string(p);
+}
+
+/// The product an entry's bytes hold, when they are an entry of `stage`
+/// under `key` whose product names that key too.
+static std::optional<KernelStore::Loaded>
+parseLoaded(StageId stage, llvm::StringRef key, llvm::StringRef data,
+            mlir::MLIRContext &context) {
+  std::optional<Entry> entry = parseEntry(data);
+  if (!entry || entry->stage != stage || entry->key != key)
+    return std::nullopt;
+  mlir::ParserConfig parserConfig(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(entry->bytes, parserConfig);
+  // A product that does not name its own key is not this entry's either.
+  auto stored =
+      module ? (*module)->getAttrOfType<mlir::StringAttr>(kKeyAttr) : nullptr;
+  if (!stored || stored.getValue() != key)
+    return std::nullopt;
+  auto kernel = std::make_shared<const KernelProduct>(std::move(module),
+                                                      entry->contentHash);
+  return KernelStore::Loaded{std::move(kernel), entry->fingerprint};
 }
 
 std::optional<KernelStore::Loaded>
@@ -260,37 +317,45 @@ KernelStore::load(StageId stage, llvm::StringRef key,
   };
   auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    count(&KernelStoreCounters::PerStage::misses);
-    return std::nullopt;
-  }
-  std::optional<Entry> entry = parseEntry((*buffer)->getBuffer());
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (entry && entry->stage == stage && entry->key == key) {
-    mlir::ParserConfig parserConfig(&context);
-    module = mlir::parseSourceString<mlir::ModuleOp>(entry->bytes,
-                                                      parserConfig);
-  }
-  // A product that does not name its own key is not this entry's either.
-  auto stored = module ? (*module)->getAttrOfType<mlir::StringAttr>(kKeyAttr)
-                       : nullptr;
-  if (!stored || stored.getValue() != key) {
+  if (buffer) {
+    if (std::optional<Loaded> loaded =
+            parseLoaded(stage, key, (*buffer)->getBuffer(), context)) {
+      count(&KernelStoreCounters::PerStage::hits);
+      // Least recently used first when trimming: a hit makes an entry new.
+      int fd;
+      if (!fs::openFileForWrite(file, fd, fs::CD_OpenExisting, fs::OF_Append)) {
+        (void)fs::setLastAccessAndModificationTime(
+            fd, std::chrono::system_clock::now());
+        llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+      }
+      return loaded;
+    }
     count(&KernelStoreCounters::PerStage::corrupt);
-    count(&KernelStoreCounters::PerStage::misses);
     fs::remove(file);
+  }
+  count(&KernelStoreCounters::PerStage::misses);
+  if (!remote)
     return std::nullopt;
+  // The remote entry is checked as a local one is, before it is used or
+  // kept: what does not check is the remote's miss.
+  std::optional<Loaded> fetched;
+  std::optional<std::string> data =
+      remote->load(key, [&](llvm::StringRef bytes) {
+        fetched = parseLoaded(stage, key, bytes, context);
+        return fetched.has_value();
+      });
+  if (!data)
+    return std::nullopt;
+  bool keep;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    keep = writable;
   }
-  count(&KernelStoreCounters::PerStage::hits);
-  // Least recently used first when trimming: a hit makes an entry new.
-  int fd;
-  if (!fs::openFileForWrite(file, fd, fs::CD_OpenExisting, fs::OF_Append)) {
-    (void)fs::setLastAccessAndModificationTime(
-        fd, std::chrono::system_clock::now());
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  if (keep && writeEntryFile(file, *data)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    counts.bytes += data->size();
   }
-  auto kernel = std::make_shared<const KernelProduct>(std::move(module),
-                                                      entry->contentHash);
-  return Loaded{std::move(kernel), entry->fingerprint};
+  return fetched;
 }
 
 void KernelStore::disableWrites(const llvm::Twine &why) {
@@ -300,20 +365,12 @@ void KernelStore::disableWrites(const llvm::Twine &why) {
                 .str();
 }
 
-void KernelStore::save(StageId stage, llvm::StringRef key,
-                       const KernelProduct &kernel, uint64_t fingerprint) {
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!writable)
-      return;
-  }
-  std::string bytes = productBytes(kernel.module.get());
-  std::string header =
-      entryHeader(stage, key, fingerprint, kernel.contentHash, bytes.size());
-  std::string file = entryPath(stage, key);
+bool KernelStore::writeEntryFile(const std::string &file,
+                                 llvm::StringRef data) {
   auto fail = [&](const llvm::Twine &what, std::error_code ec) {
     std::lock_guard<std::mutex> lock(mutex);
     disableWrites(what + ": " + ec.message());
+    return false;
   };
   if (std::error_code ec = fs::create_directories(path::parent_path(file)))
     return fail("cannot create " + path::parent_path(file), ec);
@@ -332,7 +389,7 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
   });
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << header << bytes;
+    os << data;
     os.close();
     if (os.has_error()) {
       std::error_code ec = os.error();
@@ -343,9 +400,29 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
   if (std::error_code ec = fs::rename(temporary, file))
     return fail("cannot rename " + temporary, ec);
   renamed = true;
-  std::lock_guard<std::mutex> lock(mutex);
-  ++counts.stages[stageIndex(stage)].writes;
-  counts.bytes += header.size() + bytes.size();
+  return true;
+}
+
+void KernelStore::save(StageId stage, llvm::StringRef key,
+                       const KernelProduct &kernel, uint64_t fingerprint) {
+  bool local;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    local = writable;
+  }
+  if (!local && !remote)
+    return;
+  std::string bytes = productBytes(kernel.module.get());
+  std::string data =
+      entryHeader(stage, key, fingerprint, kernel.contentHash, bytes.size()) +
+      bytes;
+  if (local && writeEntryFile(entryPath(stage, key), data)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++counts.stages[stageIndex(stage)].writes;
+    counts.bytes += data.size();
+  }
+  if (remote)
+    remote->store(key, data);
 }
 
 std::optional<std::string> KernelStore::takeWarning() {
@@ -353,9 +430,19 @@ std::optional<std::string> KernelStore::takeWarning() {
   return std::exchange(warning, std::nullopt);
 }
 
+std::vector<std::string> KernelStore::takeRemoteWarnings() {
+  return remote ? remote->takeWarnings() : std::vector<std::string>();
+}
+
 KernelStoreCounters KernelStore::counters() const {
-  std::lock_guard<std::mutex> lock(mutex);
-  return counts;
+  KernelStoreCounters result;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    result = counts;
+  }
+  if (remote)
+    result.remote = remote->counters();
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -515,7 +602,8 @@ llvm::Error KernelStore::clear(const KernelStoreConfig &config) {
 KernelStore::~KernelStore() {
   KernelStoreCounters mine = counters();
   KernelStoreCounters::PerStage total = mine.total();
-  if (total.hits + total.misses + total.writes + total.corrupt == 0)
+  if (total.hits + total.misses + total.writes + total.corrupt == 0 &&
+      !mine.remote.any())
     return;
   uint64_t estimate = 0;
   updateCounters(config_, [&](KernelStoreCounters &c) {
