@@ -144,7 +144,7 @@ def start_redis(d):
     wait_for_port(port)
     return {
         "write": "redis://:%s@127.0.0.1:%d" % (password, port),
-        "unix": "redis+unix://:%s@%s?db=1" % (password, sock),
+        "unix": "redis+unix://:%s@%s?db=0" % (password, sock),
         "password": password,
         "pidfile": os.path.join(d, "redis.pid"),
     }
