@@ -178,7 +178,8 @@ def launcher_runs_every_step(args):
                 "    f.write(' '.join(sys.argv[1:4]) + '\\n')\n"
                 "os.execv(sys.argv[1], sys.argv[1:])\n" % (sys.executable, log))
     os.chmod(launcher, 0o755)
-    run(["cmake", "-B", project.build_dir, "-DACCY_LAUNCHER=" + launcher])
+    run(["cmake", "-S", project.src, "-B", project.build_dir,
+         "-DACCY_LAUNCHER=" + launcher])
     project.build()
     with open(log) as f:
         launched = f.read().splitlines()

@@ -31,9 +31,7 @@ bool RemoteCacheCounters::any() const {
 
 std::string accy::redactUrl(llvm::StringRef url) {
   size_t scheme = url.find("://");
-  if (scheme == llvm::StringRef::npos)
-    return url.str();
-  size_t start = scheme + 3;
+  size_t start = scheme == llvm::StringRef::npos ? 0 : scheme + 3;
   size_t end = url.find_first_of("/?#", start);
   llvm::StringRef authority = url.slice(start, end);
   size_t at = authority.rfind('@');
