@@ -91,6 +91,8 @@ class Project:
         # never what another left (builds read the environment).
         self.store = os.path.join(self.root, "store")
         os.environ["ACCY_CACHE_DIR"] = self.store
+        # Nor a team cache of the user's (tests/remote names its own).
+        os.environ.pop("ACCY_REMOTE_CACHE", None)
         self.fake_cuda = args.fake_cuda
         self.configure(targets)
 

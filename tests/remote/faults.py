@@ -24,7 +24,9 @@ import time
 ACCYC, INPUT, WORK, URLS = sys.argv[1:5]
 NGINX = json.load(open(URLS))
 # Every secret a message could repeat.
-SECRETS = [NGINX["password"], NGINX["wrong_password"].split(":")[2].split("@")[0]]
+TOKEN = "token-%d" % os.getpid()
+SECRETS = [NGINX["password"], NGINX["wrong_password"].split(":")[2].split("@")[0],
+           TOKEN]
 FAILURES = []
 
 
@@ -43,6 +45,7 @@ class Store(http.server.ThreadingHTTPServer):
     def __init__(self):
         super().__init__(("127.0.0.1", 0), Handler)
         self.blobs, self.fail, self.stop_after, self.spoil = {}, None, None, None
+        self.token = None  # writes need "Authorization: Bearer TOKEN"
         self.requests = 0
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
@@ -78,6 +81,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if store.fail:
             return self.answer(store.fail, b"internal error")
         if self.command == "PUT":
+            if store.token and self.headers.get("Authorization") != \
+                    "Bearer " + store.token:
+                return self.answer(401)
             length = int(self.headers.get("Content-Length", 0))
             store.blobs[self.path] = self.rfile.read(length)
             return self.answer(201)
@@ -111,16 +117,18 @@ def outputs(directory):
             if not n.endswith((".srcmap.json", ".stamps.json"))}
 
 
-def build(name, remote):
-    """A build into a fresh directory with a fresh local store."""
-    out, store = os.path.join(WORK, name, "out"), os.path.join(WORK, name,
-                                                               "store")
+def build(name, remote, store=None, env=None):
+    """A build into a fresh directory, with a fresh local store unless
+    `store` names one."""
+    out = os.path.join(WORK, name, "out")
     shutil.rmtree(os.path.join(WORK, name), ignore_errors=True)
+    store = store or os.path.join(WORK, name, "store")
     start = time.monotonic()
     result = subprocess.run([ACCYC, "build", INPUT, "--target", "host,sm_90",
                              "-o", out, "--cache-dir", store,
                              "--remote-cache", remote, "--timing"],
-                            capture_output=True, text=True)
+                            capture_output=True, text=True,
+                            env=dict(os.environ, **(env or {})))
     seconds = time.monotonic() - start
     check(result.returncode == 0, "%s: the build fails:\n%s" % (name,
                                                                 result.stderr))
@@ -157,6 +165,19 @@ expect("cold", cold, writes=KERNELS, misses=KERNELS, errors=0)
 warm = build("warm", good.url)
 expect("warm", warm, hits=KERNELS, corrupt=0)
 check(warm.compiled == 0, "warm: %d kernels compiled" % warm.compiled)
+# What the remote gave is kept locally: without it, every kernel is a hit.
+local = build("warm-local", "", store=os.path.join(WORK, "warm", "store"))
+check(local.compiled == 0 and local.stdout.count(" 2 stored") == 3,
+      "the remote's entries were not kept locally:\n" + local.stdout)
+
+# A bearer token from the environment.
+guarded = Store()
+guarded.token = TOKEN
+with_token = guarded.url + "|bearer-token-env=ACCY_TEST_TOKEN"
+result = build("token", with_token, env={"ACCY_TEST_TOKEN": TOKEN})
+expect("token", result, writes=KERNELS, errors=0)
+result = build("no-token", guarded.url + "/elsewhere|bearer-token-env=UNSET")
+expect("no-token", result, writes=0, errors=1)
 
 
 def protobuf_fields(data):
