@@ -781,8 +781,12 @@ def main():
     parser.add_argument("--fake-cuda", required=True)
     parser.add_argument("--source", required=True,
                         help="Accy's source tree")
-    args = parser.parse_args()
-    scenario = globals().get(args.scenario)
+    return run_scenario(globals(), parser.parse_args())
+
+
+def run_scenario(scenarios, args):
+    """Runs the scenario `args` names; 0 when it passes, 1 when not."""
+    scenario = scenarios.get(args.scenario)
     if not callable(scenario):
         sys.exit("unknown scenario " + args.scenario)
     try:

@@ -199,19 +199,7 @@ def main():
     for option in ("--prefix", "--project", "--work", "--fake-cuda",
                    "--source", "--servers"):
         parser.add_argument(option, required=True)
-    args = parser.parse_args()
-    scenario = globals().get(args.scenario)
-    if not callable(scenario):
-        sys.exit("unknown scenario " + args.scenario)
-    try:
-        scenario(args)
-    except Failure as failure:
-        print("FAILED:", failure)
-        return 1
-    for path in user_project.TEMPORARIES:
-        shutil.rmtree(path, ignore_errors=True)
-    print("passed:", args.scenario)
-    return 0
+    return user_project.run_scenario(globals(), parser.parse_args())
 
 
 if __name__ == "__main__":
