@@ -11,6 +11,8 @@
 
 #include "accy/Pipeline/KernelStore.h"
 
+#include "KernelStoreCounters.h"
+
 #include "accy/Pipeline/Hashing.h"
 #include "accy/ProductAttributes.h"
 
@@ -48,90 +50,6 @@ static llvm::Error makeError(const llvm::Twine &message) {
 bool accy::isStoredStage(StageId stage) {
   return stage == StageId::Memory || stage == StageId::Kernel ||
          stage == StageId::Target;
-}
-
-//===----------------------------------------------------------------------===//
-// Counters
-//===----------------------------------------------------------------------===//
-
-KernelStoreCounters::PerStage &
-KernelStoreCounters::PerStage::operator+=(const PerStage &other) {
-  hits += other.hits;
-  misses += other.misses;
-  writes += other.writes;
-  corrupt += other.corrupt;
-  return *this;
-}
-
-KernelStoreCounters::PerStage KernelStoreCounters::total() const {
-  PerStage sum;
-  for (const PerStage &s : stages)
-    sum += s;
-  return sum;
-}
-
-KernelStoreCounters &
-KernelStoreCounters::operator+=(const KernelStoreCounters &other) {
-  for (auto [mine, theirs] : llvm::zip(stages, other.stages))
-    mine += theirs;
-  bytes += other.bytes;
-  remote += other.remote;
-  return *this;
-}
-
-/// One line per stage: `STAGE HITS MISSES WRITES CORRUPT`, `bytes N`, and
-/// `remote HITS MISSES WRITES ERRORS TIMEOUTS CORRUPT READ WRITTEN`.
-/// Unknown or malformed lines are skipped: the counters are informational.
-static KernelStoreCounters parseCounters(llvm::StringRef text) {
-  KernelStoreCounters counters;
-  llvm::SmallVector<llvm::StringRef> lines, fields;
-  text.split(lines, '\n', -1, false);
-  for (llvm::StringRef line : lines) {
-    fields.clear();
-    line.split(fields, ' ', -1, false);
-    if (fields.size() == 2 && fields[0] == "bytes") {
-      (void)fields[1].getAsInteger(10, counters.bytes);
-      continue;
-    }
-    if (fields.size() == 9 && fields[0] == "remote") {
-      RemoteCacheCounters &r = counters.remote;
-      uint64_t *values[] = {&r.hits,      &r.misses,      &r.writes,
-                            &r.errors,    &r.timeouts,    &r.corrupt,
-                            &r.bytesRead, &r.bytesWritten};
-      for (auto [value, field] :
-           llvm::zip(values, llvm::ArrayRef(fields).drop_front()))
-        if (field.getAsInteger(10, *value))
-          *value = 0;
-      continue;
-    }
-    std::optional<StageId> stage =
-        fields.empty() ? std::nullopt : parseStageName(fields[0]);
-    uint64_t values[4];
-    if (!stage || fields.size() != 5 ||
-        llvm::any_of(llvm::seq<size_t>(0, 4), [&](size_t i) {
-          return fields[i + 1].getAsInteger(10, values[i]);
-        }))
-      continue;
-    auto &s = counters.stages[stageIndex(*stage)];
-    s = {values[0], values[1], values[2], values[3]};
-  }
-  return counters;
-}
-
-static std::string printCounters(const KernelStoreCounters &counters) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  for (StageId stage : kAllStages) {
-    const auto &s = counters.stages[stageIndex(stage)];
-    os << stageName(stage) << " " << s.hits << " " << s.misses << " "
-       << s.writes << " " << s.corrupt << "\n";
-  }
-  os << "bytes " << counters.bytes << "\n";
-  const RemoteCacheCounters &r = counters.remote;
-  os << "remote " << r.hits << " " << r.misses << " " << r.writes << " "
-     << r.errors << " " << r.timeouts << " " << r.corrupt << " " << r.bytesRead
-     << " " << r.bytesWritten << "\n";
-  return text;
 }
 
 //===----------------------------------------------------------------------===//
@@ -477,7 +395,7 @@ static void updateCounters(
   std::string statsFile = schemaPath(config, "stats");
   KernelStoreCounters counters;
   if (auto buffer = llvm::MemoryBuffer::getFile(statsFile))
-    counters = parseCounters((*buffer)->getBuffer());
+    counters = parseStoreCounters((*buffer)->getBuffer());
   update(counters);
   std::string temporary = statsFile + ".tmp";
   {
@@ -485,7 +403,7 @@ static void updateCounters(
     llvm::raw_fd_ostream os(temporary, ec);
     if (ec)
       return;
-    os << printCounters(counters);
+    os << printStoreCounters(counters);
   }
   (void)fs::rename(temporary, statsFile);
 }
@@ -533,7 +451,7 @@ KernelStore::summarize(const KernelStoreConfig &config) {
     summary.bytes[stageIndex(file.stage)] += file.size;
   }
   if (auto buffer = llvm::MemoryBuffer::getFile(schemaPath(config, "stats")))
-    summary.counters = parseCounters((*buffer)->getBuffer());
+    summary.counters = parseStoreCounters((*buffer)->getBuffer());
   return summary;
 }
 
