@@ -200,7 +200,7 @@ private:
 
   RemoteBackendConfig config;
   std::string base;     // the URL, without a trailing slash
-  std::string password; // masked in every message
+  std::string password, token; // masked in every message
   CURL *curl;
   curl_slist *headers = nullptr;
 };
@@ -222,11 +222,10 @@ HttpCacheBackend::HttpCacheBackend(const RemoteBackendConfig &config,
   // every upload a second.
   headers = curl_slist_append(headers, "Expect:");
   if (!config.bearerTokenEnv.empty())
-    if (const char *token = std::getenv(config.bearerTokenEnv.c_str())) {
+    if (const char *value = std::getenv(config.bearerTokenEnv.c_str())) {
       headers = curl_slist_append(
-          headers, ("Authorization: Bearer " + std::string(token)).c_str());
-      if (password.empty())
-        password = token;
+          headers, ("Authorization: Bearer " + std::string(value)).c_str());
+      token = value;
     }
 }
 
@@ -269,7 +268,9 @@ Response HttpCacheBackend::request(Method method, const std::string &path,
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
   if (response.code != CURLE_OK)
     response.error = withoutSecret(
-        *error ? error : curl_easy_strerror(response.code), password);
+        withoutSecret(*error ? error : curl_easy_strerror(response.code),
+                      password),
+        token);
   return response;
 }
 
