@@ -5,9 +5,10 @@ and counts what happened (accyc cache stats).
 
 The faulty servers are real HTTP servers on loopback (a small Bazel-layout
 store in this process whose answers a case can spoil); the read-only and
-refused-credentials cases use the nginx fixture (servers.py).
+refused-credentials cases use the nginx fixture, the Redis cases the
+redis-server fixture, whose values they spoil (servers.py).
 
-Usage: faults.py ACCYC INPUT.accy WORKDIR NGINX_URLS_JSON
+Usage: faults.py ACCYC INPUT.accy WORKDIR SERVERS_DIR
 """
 import hashlib
 import http.server
@@ -21,12 +22,13 @@ import sys
 import threading
 import time
 
-ACCYC, INPUT, WORK, URLS = sys.argv[1:5]
-NGINX = json.load(open(URLS))
+ACCYC, INPUT, WORK, SERVERS = sys.argv[1:5]
+NGINX = json.load(open(os.path.join(SERVERS, "nginx", "urls.json")))
+REDIS = json.load(open(os.path.join(SERVERS, "redis", "urls.json")))
 # Every secret a message could repeat.
 TOKEN = "token-%d" % os.getpid()
 SECRETS = [NGINX["password"], NGINX["wrong_password"].split(":")[2].split("@")[0],
-           TOKEN]
+           TOKEN, REDIS["password"]]
 FAILURES = []
 
 
@@ -300,6 +302,43 @@ result = build("wrong-password", NGINX["wrong_password"].replace(
 expect("wrong-password", result, writes=0, errors=1)
 check(nginx_files() == before, "wrong-password: files were written")
 check("HTTP status 401" in result.stderr, "wrong-password: " + result.stderr)
+
+# Redis: values that do not check are misses, counted; a refused password
+# is one error.
+def redis_eval(script):
+    result = subprocess.run(REDIS["cli"] + ["EVAL", script, "0"],
+                            capture_output=True, text=True)
+    check(result.returncode == 0 and "ERR" not in result.stdout,
+          "redis-cli EVAL: " + result.stdout + result.stderr)
+
+
+def each_entry(body):
+    """A Lua script running `body` for every entry key `k`."""
+    return ("for _, k in ipairs(redis.call('KEYS', 'accy:v1:*')) do %s end"
+            % body)
+
+
+redis_eval("redis.call('FLUSHDB')")
+result = build("redis-cold", REDIS["write"])
+expect("redis-cold", result, writes=KERNELS, errors=0)
+result = build("redis-warm", REDIS["unix"] + "|read-only")
+expect("redis-warm", result, hits=KERNELS, corrupt=0)
+# Every key holds the first one's entry: it checks only under its own key.
+redis_eval("local keys = redis.call('KEYS', 'accy:v1:*') "
+           "local first = redis.call('GET', keys[1]) " +
+           each_entry("redis.call('SET', k, first)"))
+result = build("redis-another-key", REDIS["write"] + "|read-only")
+expect("redis-another-key", result, hits=1, corrupt=KERNELS - 1)
+redis_eval(each_entry("local v = redis.call('GET', k) "
+                      "redis.call('SET', k, string.sub(v, 1, #v - 9))"))
+result = build("redis-truncated", REDIS["write"] + "|read-only")
+expect("redis-truncated", result, hits=0, corrupt=KERNELS)
+redis_eval(each_entry("redis.call('SET', k, 'garbage')"))
+result = build("redis-garbage", REDIS["write"] + "|read-only")
+expect("redis-garbage", result, hits=0, corrupt=KERNELS)
+result = build("redis-wrong-password", REDIS["write"].replace(
+    REDIS["password"], "wrong-" + REDIS["password"][::-1]))
+expect("redis-wrong-password", result, errors=1, writes=0)
 
 if FAILURES:
     sys.exit("%d checks failed" % len(FAILURES))

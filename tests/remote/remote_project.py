@@ -128,7 +128,7 @@ def nginx_two_directories(args):
 
 def redis_two_directories(args):
     redis = servers(args, "redis")
-    run(["redis-cli", "-u", redis["write"], "--no-auth-warning", "FLUSHALL"])
+    check(run(redis["cli"] + ["FLUSHALL"]).strip() == "OK", "FLUSHALL")
     two_directories(args, "redis", redis["write"],
                     redis["unix"] + "|read-only", redis["password"])
 

@@ -146,6 +146,9 @@ def start_redis(d):
         "write": "redis://:%s@127.0.0.1:%d" % (password, port),
         "unix": "redis+unix://:%s@%s?db=0" % (password, sock),
         "password": password,
+        # What redis-cli takes (its -u reads ":password@" as an empty user).
+        "cli": ["redis-cli", "-h", "127.0.0.1", "-p", str(port), "-a",
+                password, "--no-auth-warning"],
         "pidfile": os.path.join(d, "redis.pid"),
     }
 
