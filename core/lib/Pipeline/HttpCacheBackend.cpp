@@ -199,7 +199,7 @@ private:
   RemoteAnswer failure(const Response &response, llvm::StringRef what);
 
   RemoteBackendConfig config;
-  std::string base;     // the URL, without a trailing slash
+  std::string base;            // the URL, without a trailing slash
   std::string password, token; // masked in every message
   CURL *curl;
   curl_slist *headers = nullptr;
