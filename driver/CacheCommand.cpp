@@ -16,22 +16,25 @@
 using namespace accy;
 using namespace accy::driver;
 
-/// The store the environment names, with the command line's directory and
-/// remote caches over the environment's.
+/// The store the environment names, with the command line's directory over
+/// the environment's; the environment's remotes unless `withRemotes` is off.
 static llvm::Expected<std::optional<KernelStoreConfig>>
-storeConfigFromEnvironment(const Options &options) {
+storeConfigFromEnvironment(const Options &options, bool withRemotes) {
   if (options.cacheDir.empty())
-    return KernelStoreConfig::fromEnvironment();
+    return KernelStoreConfig::fromEnvironment(withRemotes);
+  // The command line names the directory, whatever the environment says.
   auto limit = KernelStoreConfig::limitFromEnvironment();
   if (!limit)
     return limit.takeError();
-  auto remotes = KernelStoreConfig::remotesFromEnvironment();
-  if (!remotes)
-    return remotes.takeError();
   KernelStoreConfig config;
   config.directory = options.cacheDir;
   config.limitBytes = *limit;
-  config.remotes = std::move(*remotes);
+  if (withRemotes) {
+    auto remotes = KernelStoreConfig::remotesFromEnvironment();
+    if (!remotes)
+      return remotes.takeError();
+    config.remotes = std::move(*remotes);
+  }
   return config;
 }
 
@@ -39,7 +42,8 @@ llvm::Expected<std::optional<KernelStoreConfig>>
 accy::driver::storeConfigFor(const Options &options) {
   if (options.noCache)
     return std::nullopt;
-  auto config = storeConfigFromEnvironment(options);
+  auto config = storeConfigFromEnvironment(
+      options, /*withRemotes=*/!options.remoteCache.has_value());
   if (!config || !*config || !options.remoteCache)
     return config;
   auto remotes = parseRemoteCacheSpec(*options.remoteCache);

@@ -94,7 +94,7 @@ static std::optional<std::string> environment(const char *name) {
 }
 
 llvm::Expected<std::optional<KernelStoreConfig>>
-KernelStoreConfig::fromEnvironment() {
+KernelStoreConfig::fromEnvironment(bool withRemotes) {
   if (environment("ACCY_CACHE_DISABLE"))
     return std::nullopt;
   KernelStoreConfig config;
@@ -115,6 +115,8 @@ KernelStoreConfig::fromEnvironment() {
   if (!limit)
     return limit.takeError();
   config.limitBytes = *limit;
+  if (!withRemotes)
+    return config;
   auto remotes = remotesFromEnvironment();
   if (!remotes)
     return remotes.takeError();

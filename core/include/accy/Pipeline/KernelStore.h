@@ -80,8 +80,10 @@ struct KernelStoreConfig {
   /// `$XDG_CACHE_HOME/accy`, else `~/.cache/accy`; `$ACCY_CACHE_SIZE`
   /// ("2G", "500M", "64K" or bytes); `$ACCY_REMOTE_CACHE`. None when
   /// `$ACCY_CACHE_DISABLE` is set or no directory can be named (no HOME).
-  /// A malformed size or remote is an error.
-  static llvm::Expected<std::optional<KernelStoreConfig>> fromEnvironment();
+  /// A malformed size or remote is an error. Without `withRemotes`,
+  /// `$ACCY_REMOTE_CACHE` is not read (a command line names the remotes).
+  static llvm::Expected<std::optional<KernelStoreConfig>>
+  fromEnvironment(bool withRemotes = true);
   /// `$ACCY_CACHE_SIZE`, else the default; a malformed size is an error.
   static llvm::Expected<uint64_t> limitFromEnvironment();
   /// `$ACCY_REMOTE_CACHE`'s servers (none when unset); malformed: an error.
