@@ -21,6 +21,10 @@ set(ACCY_TARGETS "host;sm_90" CACHE STRING
   "Targets accy_add_kernels() compiles for when TARGETS is not given: host, sm_80, sm_90, gfx90a, gfx942")
 set(ACCY_CACHE_DIR "" CACHE PATH
   "Kernel store directory for the memory, kernel and target steps (empty: accyc's own default, $ACCY_CACHE_DIR, $XDG_CACHE_HOME/accy or ~/.cache/accy)")
+set(ACCY_REMOTE_CACHE "" CACHE STRING
+  "Remote caches for the memory, kernel and target steps, as $ACCY_REMOTE_CACHE takes them: URL[|read-only|timeout=MS...] ... (empty: accyc reads $ACCY_REMOTE_CACHE when the steps run; credentials belong there, not here)")
+set(ACCY_LAUNCHER "" CACHE STRING
+  "A command put in front of every accyc stage step, as CMAKE_<LANG>_COMPILER_LAUNCHER is (accy_add_kernels' LAUNCHER overrides it)")
 # Internal cache entries, so that the functions see them from any directory
 # (with add_subdirectory(accy) this file is included in Accy's own).
 set(_ACCY_KNOWN_TARGETS host sm_80 sm_90 gfx90a gfx942 CACHE INTERNAL "")
@@ -33,7 +37,9 @@ set(_ACCY_STAGES semantic contract tensor dispatch memory kernel target
 #   [TARGETS <target>...]        default: ${ACCY_TARGETS}
 #   [INCLUDE_DIRS <dir>...]      import search path (accyc -I)
 #   [NAMESPACE <a::b>]           C++ namespace of the launch functions
-#   [OPTIONS <accyc flag>...])   more accyc flags for every stage
+#   [OPTIONS <accyc flag>...]    more accyc flags for every stage
+#   [LAUNCHER <command>...])     before every stage step; default:
+#                                ${ACCY_LAUNCHER}
 #
 # Creates the static library <name>: the generated launchers and host
 # objects, with the generated headers' directory and Accy::runtime as usage
@@ -41,12 +47,15 @@ set(_ACCY_STAGES semantic contract tensor dispatch memory kernel target
 # ---------------------------------------------------------------------------
 function(accy_add_kernels name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAMESPACE"
-    "SOURCES;TARGETS;INCLUDE_DIRS;OPTIONS")
+    "SOURCES;TARGETS;INCLUDE_DIRS;OPTIONS;LAUNCHER")
   _accy_validate_arguments(${name})
   if(NOT ARG_TARGETS)
     set(ARG_TARGETS ${ACCY_TARGETS})
   endif()
   _accy_validate_targets(${name} "${ARG_TARGETS}")
+  if(NOT ARG_LAUNCHER)
+    set(ARG_LAUNCHER ${ACCY_LAUNCHER})
+  endif()
 
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}.accy")
   _accy_write_stage_flags(${name} "${out_dir}")
@@ -79,7 +88,7 @@ endfunction()
 function(_accy_validate_arguments name)
   foreach(unknown IN LISTS ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "accy_add_kernels(${name}): unknown argument "
-      "'${unknown}' (expected SOURCES, TARGETS, INCLUDE_DIRS, NAMESPACE or OPTIONS)")
+      "'${unknown}' (expected SOURCES, TARGETS, INCLUDE_DIRS, NAMESPACE, OPTIONS or LAUNCHER)")
   endforeach()
   foreach(keyword IN LISTS ARG_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "accy_add_kernels(${name}): ${keyword} needs a value")
@@ -132,8 +141,13 @@ function(_accy_write_stage_flags name out_dir)
     set(flags ${ARG_OPTIONS})
     # The stages whose kernels the store keeps (changing the directory
     # reruns only them, and their files come out the same).
-    if(ACCY_CACHE_DIR AND stage MATCHES "^(memory|kernel|target)$")
-      list(APPEND flags --cache-dir "${ACCY_CACHE_DIR}")
+    if(stage MATCHES "^(memory|kernel|target)$")
+      if(ACCY_CACHE_DIR)
+        list(APPEND flags --cache-dir "${ACCY_CACHE_DIR}")
+      endif()
+      if(ACCY_REMOTE_CACHE)
+        list(APPEND flags --remote-cache "${ACCY_REMOTE_CACHE}")
+      endif()
     endif()
     if(stage STREQUAL "semantic")
       list(APPEND flags ${include_flags})
@@ -157,6 +171,12 @@ function(_accy_add_stage_commands name source stem out_dir outputs_var)
   set(input "${source}")
   cmake_path(RELATIVE_PATH source BASE_DIRECTORY "${CMAKE_SOURCE_DIR}"
     OUTPUT_VARIABLE shown_source)
+  # Only a command's first word is taken for a target name: behind a
+  # launcher the compiler is named by its file.
+  set(accyc Accy::accyc)
+  if(ARG_LAUNCHER)
+    set(accyc ${ARG_LAUNCHER} "$<TARGET_FILE:Accy::accyc>")
+  endif()
   foreach(stage IN LISTS _ACCY_STAGES)
     set(output "${out_dir}/${stem}.${stage}.mlirbc")
     set(extra_outputs)
@@ -176,7 +196,7 @@ function(_accy_add_stage_commands name source stem out_dir outputs_var)
     add_custom_command(
       OUTPUT "${output}" ${extra_outputs}
       ${byproducts}
-      COMMAND Accy::accyc stage ${stage} "${input}" -o "${output}"
+      COMMAND ${accyc} stage ${stage} "${input}" -o "${output}"
               --record "${output}.record.json"
               ${extra_args} ${_accy_flags_${stage}}
       DEPENDS "${input}" "$<TARGET_FILE:Accy::accyc>"

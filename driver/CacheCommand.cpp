@@ -2,7 +2,9 @@
 //
 // `accyc cache stats` prints what `ccache -s` prints for its cache: hits,
 // misses, writes and corrupt entries found (every process's, since the last
-// clear), entries and bytes, per stage and in total.
+// clear), entries and bytes, per stage and in total; and what the remote
+// caches did: hits, misses, writes, errors, timeouts, corrupt answers and
+// bytes read and written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +18,19 @@ using namespace accy::driver;
 
 llvm::Expected<std::optional<KernelStoreConfig>>
 accy::driver::storeConfigFor(const Options &options) {
-  return KernelStoreConfig::fromCommandLine(options.cacheDir, options.noCache);
+  // --remote-cache names the remotes instead of the environment.
+  auto config = KernelStoreConfig::fromCommandLine(
+      options.cacheDir, options.noCache,
+      /*withRemotes=*/!options.remoteCache.has_value());
+  if (!config || !*config || !options.remoteCache)
+    return config;
+  auto remotes = parseRemoteCacheSpec(*options.remoteCache);
+  if (!remotes)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--remote-cache: " +
+                                       llvm::toString(remotes.takeError()));
+  (*config)->remotes = std::move(*remotes);
+  return config;
 }
 
 static std::string humanBytes(uint64_t bytes) {
@@ -61,6 +75,22 @@ static void printSummary(llvm::raw_ostream &os, const KernelStoreConfig &config,
   uint64_t lookups = total.hits + total.misses;
   if (lookups)
     os << llvm::formatv("\nhit rate {0:F1}%\n", 100.0 * total.hits / lookups);
+  const RemoteCacheCounters &r = summary.counters.remote;
+  if (!r.any() && config.remotes.empty())
+    return;
+  os << "\nremote caches";
+  for (const RemoteBackendConfig &remote : config.remotes)
+    os << "  " << redactUrl(remote.url)
+       << (remote.readOnly ? " (read-only)" : "");
+  os << "\n"
+     << llvm::formatv(
+            "{0,-8} {1,8} {2,8} {3,8} {4,8} {5,8} {6,8} {7,11} {8,11}\n", "",
+            "hits", "misses", "writes", "errors", "timeouts", "corrupt", "read",
+            "written")
+     << llvm::formatv(
+            "{0,-8} {1,8} {2,8} {3,8} {4,8} {5,8} {6,8} {7,11} {8,11}\n",
+            "remote", r.hits, r.misses, r.writes, r.errors, r.timeouts,
+            r.corrupt, humanBytes(r.bytesRead), humanBytes(r.bytesWritten));
 }
 
 int accy::driver::runCache(const Options &options) {

@@ -49,6 +49,9 @@ options:
   --cache-dir DIR                 the kernel store's directory (default:
                                   $ACCY_CACHE_DIR, $XDG_CACHE_HOME/accy or
                                   ~/.cache/accy; size $ACCY_CACHE_SIZE, 2G)
+  --remote-cache 'URL[|ATTR]...'  remote caches asked on a kernel store miss
+                                  and written through (default:
+                                  $ACCY_REMOTE_CACHE; '' for none)
   --no-cache                      neither read nor write the kernel store
                                   (also $ACCY_CACHE_DISABLE=1)
   --list-passes                   list the stages and their passes
@@ -127,6 +130,7 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       {"--record", [&](llvm::StringRef v) { opts.recordFile = v.str(); return llvm::Error::success(); }},
       {"--namespace", [&](llvm::StringRef v) { opts.cppNamespace = v.str(); return llvm::Error::success(); }},
       {"--cache-dir", [&](llvm::StringRef v) { opts.cacheDir = v.str(); return llvm::Error::success(); }},
+      {"--remote-cache", [&](llvm::StringRef v) { opts.remoteCache = v.str(); return llvm::Error::success(); }},
       {"--target",
        [&](llvm::StringRef v) -> llvm::Error {
          opts.targets.clear();

@@ -52,6 +52,8 @@ struct Options {
   /// `--no-cache` (none).
   std::string cacheDir;
   bool noCache = false;
+  /// `--remote-cache SPEC`, over `$ACCY_REMOTE_CACHE` (empty: none).
+  std::optional<std::string> remoteCache;
   std::optional<CacheAction> cacheAction;
   /// The store main opened from the above, for every compile; null: none.
   KernelStore *store = nullptr;

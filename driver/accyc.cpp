@@ -100,5 +100,8 @@ int main(int argc, char **argv) {
   if (store)
     if (std::optional<std::string> warning = store->takeWarning())
       llvm::errs() << "accyc: warning: " << *warning << "\n";
+  if (store)
+    for (const std::string &warning : store->takeRemoteWarnings())
+      llvm::errs() << "accyc: warning: " << warning << "\n";
   return exitCode;
 }

@@ -25,6 +25,9 @@ packages=(
   # cpack's Debian package names its dependencies with dpkg-shlibdeps; the
   # man page test renders the pages with groff (tests/install).
   dpkg-dev groff-base
+  # The kernel store's remote caches (libcurl, hiredis) and the servers
+  # their tests start on loopback (tests/remote).
+  libcurl4-openssl-dev libhiredis-dev nginx-core redis-server
 )
 if [ "$dev" -eq 1 ]; then
   # llvm-19 has llvm-symbolizer, which the sanitizers' reports use.

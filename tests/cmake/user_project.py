@@ -91,6 +91,8 @@ class Project:
         # never what another left (builds read the environment).
         self.store = os.path.join(self.root, "store")
         os.environ["ACCY_CACHE_DIR"] = self.store
+        # Nor a team cache of the user's (tests/remote names its own).
+        os.environ.pop("ACCY_REMOTE_CACHE", None)
         self.fake_cuda = args.fake_cuda
         self.configure(targets)
 
@@ -787,8 +789,12 @@ def main():
     parser.add_argument("--fake-cuda", required=True)
     parser.add_argument("--source", required=True,
                         help="Accy's source tree")
-    args = parser.parse_args()
-    scenario = globals().get(args.scenario)
+    return run_scenario(globals(), parser.parse_args())
+
+
+def run_scenario(scenarios, args):
+    """Runs the scenario `args` names; 0 when it passes, 1 when not."""
+    scenario = scenarios.get(args.scenario)
     if not callable(scenario):
         sys.exit("unknown scenario " + args.scenario)
     try:

@@ -11,6 +11,8 @@
 
 #include "accy/Pipeline/KernelStore.h"
 
+#include "KernelStoreCounters.h"
+
 #include "accy/Pipeline/Hashing.h"
 #include "accy/ProductAttributes.h"
 
@@ -48,73 +50,6 @@ static llvm::Error makeError(const llvm::Twine &message) {
 bool accy::isStoredStage(StageId stage) {
   return stage == StageId::Memory || stage == StageId::Kernel ||
          stage == StageId::Target;
-}
-
-//===----------------------------------------------------------------------===//
-// Counters
-//===----------------------------------------------------------------------===//
-
-KernelStoreCounters::PerStage &
-KernelStoreCounters::PerStage::operator+=(const PerStage &other) {
-  hits += other.hits;
-  misses += other.misses;
-  writes += other.writes;
-  corrupt += other.corrupt;
-  return *this;
-}
-
-KernelStoreCounters::PerStage KernelStoreCounters::total() const {
-  PerStage sum;
-  for (const PerStage &s : stages)
-    sum += s;
-  return sum;
-}
-
-KernelStoreCounters &
-KernelStoreCounters::operator+=(const KernelStoreCounters &other) {
-  for (auto [mine, theirs] : llvm::zip(stages, other.stages))
-    mine += theirs;
-  bytes += other.bytes;
-  return *this;
-}
-
-/// One line per stage: `STAGE HITS MISSES WRITES CORRUPT`, and `bytes N`.
-/// Unknown or malformed lines are skipped: the counters are informational.
-static KernelStoreCounters parseCounters(llvm::StringRef text) {
-  KernelStoreCounters counters;
-  llvm::SmallVector<llvm::StringRef> lines, fields;
-  text.split(lines, '\n', -1, false);
-  for (llvm::StringRef line : lines) {
-    fields.clear();
-    line.split(fields, ' ', -1, false);
-    if (fields.size() == 2 && fields[0] == "bytes") {
-      (void)fields[1].getAsInteger(10, counters.bytes);
-      continue;
-    }
-    std::optional<StageId> stage =
-        fields.empty() ? std::nullopt : parseStageName(fields[0]);
-    uint64_t values[4];
-    if (!stage || fields.size() != 5 ||
-        llvm::any_of(llvm::seq<size_t>(0, 4), [&](size_t i) {
-          return fields[i + 1].getAsInteger(10, values[i]);
-        }))
-      continue;
-    auto &s = counters.stages[stageIndex(*stage)];
-    s = {values[0], values[1], values[2], values[3]};
-  }
-  return counters;
-}
-
-static std::string printCounters(const KernelStoreCounters &counters) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  for (StageId stage : kAllStages) {
-    const auto &s = counters.stages[stageIndex(stage)];
-    os << stageName(stage) << " " << s.hits << " " << s.misses << " "
-       << s.writes << " " << s.corrupt << "\n";
-  }
-  os << "bytes " << counters.bytes << "\n";
-  return text;
 }
 
 //===----------------------------------------------------------------------===//
@@ -159,7 +94,7 @@ static std::optional<std::string> environment(const char *name) {
 }
 
 llvm::Expected<std::optional<KernelStoreConfig>>
-KernelStoreConfig::fromEnvironment() {
+KernelStoreConfig::fromEnvironment(bool withRemotes) {
   if (environment("ACCY_CACHE_DISABLE"))
     return std::nullopt;
   KernelStoreConfig config;
@@ -180,7 +115,25 @@ KernelStoreConfig::fromEnvironment() {
   if (!limit)
     return limit.takeError();
   config.limitBytes = *limit;
+  if (!withRemotes)
+    return config;
+  auto remotes = remotesFromEnvironment();
+  if (!remotes)
+    return remotes.takeError();
+  config.remotes = std::move(*remotes);
   return config;
+}
+
+llvm::Expected<std::vector<RemoteBackendConfig>>
+KernelStoreConfig::remotesFromEnvironment() {
+  auto spec = environment("ACCY_REMOTE_CACHE");
+  if (!spec)
+    return std::vector<RemoteBackendConfig>();
+  auto remotes = parseRemoteCacheSpec(*spec);
+  if (!remotes)
+    return makeError("ACCY_REMOTE_CACHE: " +
+                     llvm::toString(remotes.takeError()));
+  return remotes;
 }
 
 llvm::Expected<uint64_t> KernelStoreConfig::limitFromEnvironment() {
@@ -242,20 +195,30 @@ static std::optional<Entry> parseEntry(llvm::StringRef data) {
 }
 
 KernelStore::KernelStore(KernelStoreConfig config)
-    : config_(std::move(config)) {}
+    : config_(std::move(config)) {
+  if (!config_.remotes.empty())
+    remote = std::make_unique<RemoteCache>(config_.remotes);
+}
 
 llvm::Expected<std::optional<KernelStoreConfig>>
-KernelStoreConfig::fromCommandLine(llvm::StringRef directory, bool noCache) {
+KernelStoreConfig::fromCommandLine(llvm::StringRef directory, bool noCache,
+                                   bool withRemotes) {
   if (noCache)
     return std::nullopt;
   if (directory.empty())
-    return fromEnvironment();
+    return fromEnvironment(withRemotes);
   auto limit = limitFromEnvironment();
   if (!limit)
     return limit.takeError();
   KernelStoreConfig config;
   config.directory = directory.str();
   config.limitBytes = *limit;
+  if (withRemotes) {
+    auto remotes = remotesFromEnvironment();
+    if (!remotes)
+      return remotes.takeError();
+    config.remotes = std::move(*remotes);
+  }
   return config;
 }
 
@@ -269,6 +232,27 @@ std::string KernelStore::entryPath(StageId stage, llvm::StringRef key) const {
   return std::string(p);
 }
 
+/// The product an entry's bytes hold, when they are an entry of `stage`
+/// under `key` whose product names that key too.
+static std::optional<KernelStore::Loaded>
+parseLoaded(StageId stage, llvm::StringRef key, llvm::StringRef data,
+            mlir::MLIRContext &context) {
+  std::optional<Entry> entry = parseEntry(data);
+  if (!entry || entry->stage != stage || entry->key != key)
+    return std::nullopt;
+  mlir::ParserConfig parserConfig(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(entry->bytes, parserConfig);
+  // A product that does not name its own key is not this entry's either.
+  auto stored =
+      module ? (*module)->getAttrOfType<mlir::StringAttr>(kKeyAttr) : nullptr;
+  if (!stored || stored.getValue() != key)
+    return std::nullopt;
+  auto kernel = std::make_shared<const KernelProduct>(std::move(module),
+                                                      entry->contentHash);
+  return KernelStore::Loaded{std::move(kernel), entry->fingerprint};
+}
+
 std::optional<KernelStore::Loaded>
 KernelStore::load(StageId stage, llvm::StringRef key,
                   mlir::MLIRContext &context) {
@@ -279,37 +263,45 @@ KernelStore::load(StageId stage, llvm::StringRef key,
   };
   auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    count(&KernelStoreCounters::PerStage::misses);
-    return std::nullopt;
-  }
-  std::optional<Entry> entry = parseEntry((*buffer)->getBuffer());
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (entry && entry->stage == stage && entry->key == key) {
-    mlir::ParserConfig parserConfig(&context);
-    module = mlir::parseSourceString<mlir::ModuleOp>(entry->bytes,
-                                                      parserConfig);
-  }
-  // A product that does not name its own key is not this entry's either.
-  auto stored = module ? (*module)->getAttrOfType<mlir::StringAttr>(kKeyAttr)
-                       : nullptr;
-  if (!stored || stored.getValue() != key) {
+  if (buffer) {
+    if (std::optional<Loaded> loaded =
+            parseLoaded(stage, key, (*buffer)->getBuffer(), context)) {
+      count(&KernelStoreCounters::PerStage::hits);
+      // Least recently used first when trimming: a hit makes an entry new.
+      int fd;
+      if (!fs::openFileForWrite(file, fd, fs::CD_OpenExisting, fs::OF_Append)) {
+        (void)fs::setLastAccessAndModificationTime(
+            fd, std::chrono::system_clock::now());
+        llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+      }
+      return loaded;
+    }
     count(&KernelStoreCounters::PerStage::corrupt);
-    count(&KernelStoreCounters::PerStage::misses);
     fs::remove(file);
+  }
+  count(&KernelStoreCounters::PerStage::misses);
+  if (!remote)
     return std::nullopt;
+  // The remote entry is checked as a local one is, before it is used or
+  // kept: what does not check is the remote's miss.
+  std::optional<Loaded> fetched;
+  std::optional<std::string> data =
+      remote->load(key, [&](llvm::StringRef bytes) {
+        fetched = parseLoaded(stage, key, bytes, context);
+        return fetched.has_value();
+      });
+  if (!data)
+    return std::nullopt;
+  bool keep;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    keep = writable;
   }
-  count(&KernelStoreCounters::PerStage::hits);
-  // Least recently used first when trimming: a hit makes an entry new.
-  int fd;
-  if (!fs::openFileForWrite(file, fd, fs::CD_OpenExisting, fs::OF_Append)) {
-    (void)fs::setLastAccessAndModificationTime(
-        fd, std::chrono::system_clock::now());
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  if (keep && writeEntryFile(file, *data)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    counts.bytes += data->size();
   }
-  auto kernel = std::make_shared<const KernelProduct>(std::move(module),
-                                                      entry->contentHash);
-  return Loaded{std::move(kernel), entry->fingerprint};
+  return fetched;
 }
 
 void KernelStore::disableWrites(const llvm::Twine &why) {
@@ -319,20 +311,12 @@ void KernelStore::disableWrites(const llvm::Twine &why) {
                 .str();
 }
 
-void KernelStore::save(StageId stage, llvm::StringRef key,
-                       const KernelProduct &kernel, uint64_t fingerprint) {
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!writable)
-      return;
-  }
-  std::string bytes = productBytes(kernel.module.get());
-  std::string header =
-      entryHeader(stage, key, fingerprint, kernel.contentHash, bytes.size());
-  std::string file = entryPath(stage, key);
+bool KernelStore::writeEntryFile(const std::string &file,
+                                 llvm::StringRef data) {
   auto fail = [&](const llvm::Twine &what, std::error_code ec) {
     std::lock_guard<std::mutex> lock(mutex);
     disableWrites(what + ": " + ec.message());
+    return false;
   };
   if (std::error_code ec = fs::create_directories(path::parent_path(file)))
     return fail("cannot create " + path::parent_path(file), ec);
@@ -351,7 +335,7 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
   });
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << header << bytes;
+    os << data;
     os.close();
     if (os.has_error()) {
       std::error_code ec = os.error();
@@ -362,9 +346,29 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
   if (std::error_code ec = fs::rename(temporary, file))
     return fail("cannot rename " + temporary, ec);
   renamed = true;
-  std::lock_guard<std::mutex> lock(mutex);
-  ++counts.stages[stageIndex(stage)].writes;
-  counts.bytes += header.size() + bytes.size();
+  return true;
+}
+
+void KernelStore::save(StageId stage, llvm::StringRef key,
+                       const KernelProduct &kernel, uint64_t fingerprint) {
+  bool local;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    local = writable;
+  }
+  if (!local && !remote)
+    return;
+  std::string bytes = productBytes(kernel.module.get());
+  std::string data =
+      entryHeader(stage, key, fingerprint, kernel.contentHash, bytes.size()) +
+      bytes;
+  if (local && writeEntryFile(entryPath(stage, key), data)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++counts.stages[stageIndex(stage)].writes;
+    counts.bytes += data.size();
+  }
+  if (remote)
+    remote->store(key, data);
 }
 
 std::optional<std::string> KernelStore::takeWarning() {
@@ -372,9 +376,19 @@ std::optional<std::string> KernelStore::takeWarning() {
   return std::exchange(warning, std::nullopt);
 }
 
+std::vector<std::string> KernelStore::takeRemoteWarnings() {
+  return remote ? remote->takeWarnings() : std::vector<std::string>();
+}
+
 KernelStoreCounters KernelStore::counters() const {
-  std::lock_guard<std::mutex> lock(mutex);
-  return counts;
+  KernelStoreCounters result;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    result = counts;
+  }
+  if (remote)
+    result.remote = remote->counters();
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -409,7 +423,7 @@ static void updateCounters(
   std::string statsFile = schemaPath(config, "stats");
   KernelStoreCounters counters;
   if (auto buffer = llvm::MemoryBuffer::getFile(statsFile))
-    counters = parseCounters((*buffer)->getBuffer());
+    counters = parseStoreCounters((*buffer)->getBuffer());
   update(counters);
   std::string temporary = statsFile + ".tmp";
   {
@@ -417,7 +431,7 @@ static void updateCounters(
     llvm::raw_fd_ostream os(temporary, ec);
     if (ec)
       return;
-    os << printCounters(counters);
+    os << printStoreCounters(counters);
   }
   (void)fs::rename(temporary, statsFile);
 }
@@ -465,7 +479,7 @@ KernelStore::summarize(const KernelStoreConfig &config) {
     summary.bytes[stageIndex(file.stage)] += file.size;
   }
   if (auto buffer = llvm::MemoryBuffer::getFile(schemaPath(config, "stats")))
-    summary.counters = parseCounters((*buffer)->getBuffer());
+    summary.counters = parseStoreCounters((*buffer)->getBuffer());
   return summary;
 }
 
@@ -534,7 +548,8 @@ llvm::Error KernelStore::clear(const KernelStoreConfig &config) {
 KernelStore::~KernelStore() {
   KernelStoreCounters mine = counters();
   KernelStoreCounters::PerStage total = mine.total();
-  if (total.hits + total.misses + total.writes + total.corrupt == 0)
+  if (total.hits + total.misses + total.writes + total.corrupt == 0 &&
+      !mine.remote.any())
     return;
   uint64_t estimate = 0;
   updateCounters(config_, [&](KernelStoreCounters &c) {

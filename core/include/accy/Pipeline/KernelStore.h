@@ -20,15 +20,18 @@
 #define ACCY_PIPELINE_KERNELSTORE_H
 
 #include "accy/Pipeline/ProductCache.h"
+#include "accy/Pipeline/RemoteCache.h"
 #include "accy/Pipeline/Stage.h"
 
 #include "llvm/Support/Error.h"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class MLIRContext;
@@ -51,6 +54,8 @@ struct KernelStoreCounters {
   /// upper bound that tells a process when a trim (a walk of the whole
   /// directory) is due, without walking it.
   uint64_t bytes = 0;
+  /// The remote caches' (all stages).
+  RemoteCacheCounters remote;
   PerStage total() const;
   KernelStoreCounters &operator+=(const KernelStoreCounters &other);
 };
@@ -66,20 +71,31 @@ struct KernelStoreSummary {
 struct KernelStoreConfig {
   std::string directory;
   uint64_t limitBytes = kDefaultLimitBytes;
+  /// The servers asked on a local miss and written through after a
+  /// compile, in order (RemoteCache.h).
+  std::vector<RemoteBackendConfig> remotes;
   static constexpr uint64_t kDefaultLimitBytes = 2ull << 30; // 2 GiB
 
   /// The user's configuration: `$ACCY_CACHE_DIR`, else
   /// `$XDG_CACHE_HOME/accy`, else `~/.cache/accy`; `$ACCY_CACHE_SIZE`
-  /// ("2G", "500M", "64K" or bytes). None when `$ACCY_CACHE_DISABLE` is set
-  /// or no directory can be named (no HOME). A malformed size is an error.
-  static llvm::Expected<std::optional<KernelStoreConfig>> fromEnvironment();
+  /// ("2G", "500M", "64K" or bytes); `$ACCY_REMOTE_CACHE`. None when
+  /// `$ACCY_CACHE_DISABLE` is set or no directory can be named (no HOME).
+  /// A malformed size or remote is an error. Without `withRemotes`,
+  /// `$ACCY_REMOTE_CACHE` is not read (a command line names the remotes).
+  static llvm::Expected<std::optional<KernelStoreConfig>>
+  fromEnvironment(bool withRemotes = true);
   /// `$ACCY_CACHE_SIZE`, else the default; a malformed size is an error.
   static llvm::Expected<uint64_t> limitFromEnvironment();
   /// What a tool's `--cache-dir DIR` and `--no-cache` say (accyc and
   /// accy-lsp take both): none with `noCache`; `directory` whatever the
-  /// environment says (the size from it); else fromEnvironment().
+  /// environment says (the size and remotes from it); else
+  /// fromEnvironment(). Without `withRemotes`, as fromEnvironment.
   static llvm::Expected<std::optional<KernelStoreConfig>>
-  fromCommandLine(llvm::StringRef directory, bool noCache);
+  fromCommandLine(llvm::StringRef directory, bool noCache,
+                  bool withRemotes = true);
+  /// `$ACCY_REMOTE_CACHE`'s servers (none when unset); malformed: an error.
+  static llvm::Expected<std::vector<RemoteBackendConfig>>
+  remotesFromEnvironment();
 };
 
 /// Parses a size as `$ACCY_CACHE_SIZE` takes it.
@@ -96,15 +112,18 @@ public:
 
   /// A stored product of `stage` under `key`, parsed into `context`, with
   /// its fingerprint; none on a miss or an entry that does not check (which
-  /// is removed). Not while other threads use `context`.
+  /// is removed). On a local miss the remote caches are asked, and their
+  /// entry, when it checks, is stored locally. Not while other threads use
+  /// `context`.
   struct Loaded {
     SharedKernel kernel;
     uint64_t fingerprint;
   };
   std::optional<Loaded> load(StageId stage, llvm::StringRef key,
                              mlir::MLIRContext &context);
-  /// Stores `kernel` (its key attributes set) under `key`. A failure turns
-  /// writing off for this process and leaves a warning.
+  /// Stores `kernel` (its key attributes set) under `key`, here and in the
+  /// remote caches that are not read-only. A failure turns writing off for
+  /// this process and leaves a warning.
   void save(StageId stage, llvm::StringRef key, const KernelProduct &kernel,
             uint64_t fingerprint);
 
@@ -114,6 +133,8 @@ public:
 
   /// The warning a failed write left (once), for the front door to print.
   std::optional<std::string> takeWarning();
+  /// Why remote caches went off, once each.
+  std::vector<std::string> takeRemoteWarnings();
   /// This process's counters.
   KernelStoreCounters counters() const;
   const KernelStoreConfig &config() const { return config_; }
@@ -131,12 +152,16 @@ public:
 private:
   std::string entryPath(StageId stage, llvm::StringRef key) const;
   void disableWrites(const llvm::Twine &why);
+  /// Writes `data` as the entry file `file`, atomically; false on failure
+  /// (writes are then off).
+  bool writeEntryFile(const std::string &file, llvm::StringRef data);
 
   KernelStoreConfig config_;
   mutable std::mutex mutex;
   KernelStoreCounters counts;
   bool writable = true;
   std::optional<std::string> warning;
+  std::unique_ptr<RemoteCache> remote; // none without remotes
 };
 
 } // namespace accy
