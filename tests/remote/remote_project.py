@@ -18,6 +18,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,14 +76,15 @@ def counts(args, store):
 
 def products(project):
     """Every file the kernel libraries' steps wrote, but the two that name
-    the source's path (the depfile and the source map)."""
+    the source's path (the depfile and the source map) and the steps'
+    records (which hold their times)."""
     files = {}
     for library in LIBRARIES:
         out = project.path(library + ".accy")
         for name in sorted(os.listdir(out)):
             path = os.path.join(out, name)
-            if os.path.isfile(path) and not name.endswith((".d",
-                                                           ".srcmap.json")):
+            if os.path.isfile(path) and not name.endswith(
+                    (".d", ".srcmap.json", ".record.json")):
                 files[os.path.join(library, name)] = open(path, "rb").read()
     return files
 
@@ -105,6 +107,13 @@ def two_directories(args, name, writer, reader, secret):
     check(remote.get("hits") == STORED and remote.get("misses") == 0 and
           remote.get("corrupt") == 0,
           "every kernel comes from the remote: %s" % remote)
+    for library in LIBRARIES:
+        out = second.path(library + ".accy")
+        for name in os.listdir(out):
+            if re.search(r"\.(memory|kernel|target)\.mlirbc\.record\.json$", name):
+                kernels = json.load(open(os.path.join(out, name)))["kernels"]
+                check(kernels["compiled"] == 0 and kernels["stored"] > 0,
+                      "%s's record: %s" % (name, kernels))
     mine, theirs = products(first), products(second)
     kinds = {os.path.splitext(n)[1] for n in mine}
     check({".ptx", ".hsaco", ".o"} <= kinds, "PTX, HSACO and host objects: "
