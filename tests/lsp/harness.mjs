@@ -136,6 +136,15 @@ export class Session {
 }
 
 /// The UTF-16 position (what JavaScript strings index) of `needle` in text.
+/// { kernel: { stage: status } } of the compile accy/stats answered with.
+export function kernelStatuses(stats) {
+  const out = {};
+  for (const stage of stats.stages)
+    for (const k of stage.kernels)
+      (out[k.kernel] ??= {})[stage.stage] = k.status;
+  return out;
+}
+
 export function positionOf(text, needle, occurrence = 0) {
   let index = -1;
   for (let i = 0; i <= occurrence; ++i) {

@@ -5,18 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Session, inputs, uriOf, positionOf } from './harness.mjs';
+import { Session, inputs, uriOf, positionOf, kernelStatuses as statuses } from './harness.mjs';
 
 const LATER_STAGES = ['contract', 'tensor', 'dispatch', 'memory', 'kernel', 'target'];
-
-/// { kernel: { stage: status } } of the latest compile.
-function statuses(stats) {
-  const out = {};
-  for (const stage of stats.stages)
-    for (const k of stage.kernels)
-      (out[k.kernel] ??= {})[stage.stage] = k.status;
-  return out;
-}
 
 test('an edit in one kernel recompiles only that kernel; a comment edit recompiles none', async () => {
   const file = path.join(inputs, 'two-kernels.accy');

@@ -8,19 +8,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Session, inputs, uriOf, positionOf } from './harness.mjs';
+import { Session, inputs, uriOf, positionOf, kernelStatuses as statuses } from './harness.mjs';
 
 const accyc = process.env.ACCYC;
 const STORED_STAGES = ['memory', 'kernel', 'target'];
-
-/// { kernel: { stage: status } } of the latest compile.
-function statuses(stats) {
-  const out = {};
-  for (const stage of stats.stages)
-    for (const k of stage.kernels)
-      (out[k.kernel] ??= {})[stage.stage] = k.status;
-  return out;
-}
 
 /// accyc build's --timing row of `stage`.
 function timingRow(output, stage) {
