@@ -34,9 +34,9 @@ static std::string lensTitle(const CompileResult &compiled,
         compiledSeconds += record.seconds;
     }
   }
+  // An error before the stages (or in another kernel) stopped them.
   if (!seen)
-    return compiled.complete() ? "not compiled: the stages did not reach it"
-                               : "checking…";
+    return "not compiled: the stages did not reach it";
   std::vector<std::string> parts;
   if (byStatus.count("compiled"))
     parts.push_back(

@@ -46,8 +46,9 @@ export class TimelineView implements vscode.Disposable {
     const request = ++this.requests;
     const stats = await requestStats(sender, source);
     if (this.panel === undefined || request !== this.requests) return;
-    this.panel.title = `Accy Timeline: ${source.split('/').pop()}`;
-    this.panel.webview.html = timelineHtml(stats, decodeURIComponent(source.split('/').pop() ?? source));
+    const name = decodeURIComponent(source.split('/').pop() ?? source);
+    this.panel.title = `Accy Timeline: ${name}`;
+    this.panel.webview.html = timelineHtml(stats, name);
   }
 
   dispose(): void {
