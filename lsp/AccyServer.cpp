@@ -3,6 +3,7 @@
 #include "AccyServer.h"
 
 #include "CodeActions.h"
+#include "CodeLens.h"
 #include "Completion.h"
 #include "Definition.h"
 #include "Diagnostics.h"
@@ -274,6 +275,21 @@ void AccyServer::hover(const std::string &uri, Position pos,
           compiled->document().text == a->document().text;
       reply(findHover(*a, sameVersion ? compiled.get() : nullptr, pos));
     });
+  });
+}
+
+void AccyServer::codeLenses(const std::string &uri, CancelFlag cancelled,
+                            Callback<std::vector<CodeLens>> reply) {
+  Impl &server = *impl;
+  server.stagePool.async([&server, uri, cancelled, reply = std::move(reply)] {
+    std::shared_ptr<const CompileResult> compiled = server.waitForResult(
+        uri, cancelled, /*complete=*/false, /*products=*/false);
+    if (!compiled)
+      return reply(waitFailed(cancelled, uri));
+    std::shared_ptr<const Analysis> a = server.analysis(uri);
+    if (!a)
+      return reply(notOpen(uri));
+    reply(findCodeLenses(*a, compiled.get()));
   });
 }
 

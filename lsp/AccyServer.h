@@ -137,6 +137,11 @@ public:
                    std::string stage, CancelFlag cancelled,
                    Callback<std::string> reply);
 
+  /// Lenses on the kernels from the current version's check (code
+  /// generation may still run: the lenses say so rather than wait).
+  void codeLenses(const std::string &uri, CancelFlag cancelled,
+                  Callback<std::vector<CodeLens>> reply);
+
   struct Stats {
     std::shared_ptr<const CompileResult> compile;
     CompileCounters counters;

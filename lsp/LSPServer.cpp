@@ -67,6 +67,7 @@ LSPServer::LSPServer(Transport &transport, ServerOptions options, bool inOrder)
   request("textDocument/diagnostic", &LSPServer::onDiagnostic);
   request("accy/stageOutput", &LSPServer::onStageOutput);
   request("accy/stats", &LSPServer::onStats);
+  request("textDocument/codeLens", &LSPServer::onCodeLens);
 }
 
 LSPServer::~LSPServer() = default;
@@ -178,6 +179,7 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
   server->setEncoding(encoding);
   progress.enable(params.workDoneProgress);
   watchFilesDynamically = params.watchFilesDynamically;
+  codeLensRefresh = params.codeLensRefresh;
 
   json tokenLegend = {{"tokenTypes", semanticTokenTypes()},
                       {"tokenModifiers", semanticTokenModifiers()}};
@@ -203,6 +205,7 @@ void LSPServer::onInitialize(const InitializeParams &params, Reply reply) {
          {{"workspaceFolders",
            {{"supported", true}, {"changeNotifications", true}}}}},
         {"foldingRangeProvider", true},
+        {"codeLensProvider", {{"resolveProvider", false}}},
         {"selectionRangeProvider", true},
         {"completionProvider", {{"triggerCharacters", json::array()}}},
         {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}}},
@@ -321,6 +324,10 @@ void LSPServer::stageStarted(uint64_t compile, StageId stage) {
 void LSPServer::compileEnded(uint64_t compile, bool cancelled) {
   progress.end(std::to_string(compile),
                cancelled ? "cancelled by a newer edit" : "done");
+  // The lenses show the last compile's times and reuse.
+  if (!cancelled && codeLensRefresh && lifecycle.load() == Lifecycle::Running)
+    connection.call("workspace/codeLens/refresh", json(nullptr),
+                    [](const json &, const RpcError *) {});
   if (kernelStore)
     if (std::optional<std::string> warning = kernelStore->takeWarning())
       connection.notify("window/showMessage",
@@ -481,6 +488,12 @@ void LSPServer::onStageOutput(const StageOutputParams &params, Reply reply) {
       replyWith<std::string>(std::move(reply), [](const std::string &text) {
         return json{{"text", text}};
       }));
+}
+
+void LSPServer::onCodeLens(const TextDocumentParams &params, Reply reply) {
+  AccyServer::CancelFlag cancelled = reply.cancelFlag();
+  server->codeLenses(params.uri, cancelled,
+                     replyWithJson<std::vector<CodeLens>>(std::move(reply)));
 }
 
 static json kernelRecordsJson(const StageRecord &record) {

@@ -91,6 +91,7 @@ private:
   void onDiagnostic(const TextDocumentParams &params, Reply reply);
   void onStageOutput(const StageOutputParams &params, Reply reply);
   void onStats(const StatsParams &params, Reply reply);
+  void onCodeLens(const TextDocumentParams &params, Reply reply);
 
   RpcConnection connection;
   ProgressReporter progress;
@@ -101,6 +102,9 @@ private:
   std::atomic<Lifecycle> lifecycle{Lifecycle::Uninitialized};
   bool exitRequested = false;
   bool watchFilesDynamically = false;
+  /// Set once by initialize, before any compile: ask for lenses again after
+  /// each compile.
+  bool codeLensRefresh = false;
   /// The documents the client has open. A worker's publication and the
   /// clearing on didClose are each sent under this lock (the protocol
   /// layer's own, around the send only), so nothing published for a

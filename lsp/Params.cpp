@@ -152,6 +152,8 @@ bool accy::lsp::fromJSON(const json &params, InitializeParams &out,
   out.workDoneProgress = capability(*capabilities, {"window", "workDoneProgress"});
   out.watchFilesDynamically = capability(
       *capabilities, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
+  out.codeLensRefresh =
+      capability(*capabilities, {"workspace", "codeLens", "refreshSupport"});
   return true;
 }
 

@@ -27,6 +27,8 @@ struct InitializeParams {
   bool offersUtf8 = false;
   bool workDoneProgress = false;
   bool watchFilesDynamically = false;
+  /// workspace.codeLens.refreshSupport: lenses are asked again on request.
+  bool codeLensRefresh = false;
   /// URIs of workspaceFolders, else of rootUri (none when neither is set).
   std::vector<std::string> workspaceFolders;
 };

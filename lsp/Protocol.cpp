@@ -144,3 +144,9 @@ void accy::lsp::to_json(json &j, const SemanticTokensEdit &e) {
 void accy::lsp::to_json(json &j, const PreparedRename &r) {
   j = {{"range", r.range}, {"placeholder", r.placeholder}};
 }
+
+void accy::lsp::to_json(json &j, const CodeLens &l) {
+  j = {{"range", l.range},
+       {"command",
+        {{"title", l.title}, {"command", l.command}, {"arguments", l.arguments}}}};
+}

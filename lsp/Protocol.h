@@ -154,6 +154,14 @@ struct CodeAction {
   std::optional<ImportFixData> data;
 };
 
+/// A lens whose title is also its command (arguments are strings).
+struct CodeLens {
+  Range range;
+  std::string title;
+  std::string command;
+  std::vector<std::string> arguments;
+};
+
 void to_json(nlohmann::json &j, const Position &p);
 void to_json(nlohmann::json &j, const Range &r);
 void to_json(nlohmann::json &j, const Location &l);
@@ -172,6 +180,7 @@ void to_json(nlohmann::json &j, const DocumentHighlight &h);
 void to_json(nlohmann::json &j, const FoldingRange &f);
 void to_json(nlohmann::json &j, const SelectionRange &s);
 void to_json(nlohmann::json &j, const SemanticTokensEdit &e);
+void to_json(nlohmann::json &j, const CodeLens &l);
 
 } // namespace accy::lsp
 

@@ -47,6 +47,12 @@ test('a build\'s store opens in the editor without code generation, and the edit
       assert.equal(opened.codegenUnits.run, 0, 'no code generated: ' + JSON.stringify(opened.codegenUnits));
       const hover = await s.request('textDocument/hover', { textDocument: { uri }, position: positionOf(text, 'softmax(') });
       assert.match(hover.contents.value, /\| target \| stored \|/);
+      // The kernels' code lenses say which stages came from the store.
+      const lenses = await s.request('textDocument/codeLens', { textDocument: { uri } });
+      const titles = lenses.map((l) => l.command.title).filter((t) => t !== 'Show stage output');
+      assert.equal(titles.length, 2);
+      for (const title of titles)
+        assert.match(title, /^compiled in \d+\.\d ms · stored: memory, kernel, target$/);
 
       // An edit inside softmax compiles softmax alone, and stores it.
       const at = positionOf(text, 'exp(x - m)');

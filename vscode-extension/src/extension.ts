@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import { requestStats } from './accyProtocol';
 import { showStageFingerprints } from './fingerprintsCommand';
+import { activeAccyDocument } from './kernelPicker';
 import { LanguageServer } from './languageServer';
 import { SERVER_PROCESS_SETTINGS } from './settings';
 import { showStageOutput } from './stageOutputCommand';
 import { STAGE_OUTPUT_SCHEME, StageOutputProvider } from './stageOutputProvider';
 import { ServerStatusItem } from './statusBar';
+import { TimelineView } from './timelineView';
 
 let server: LanguageServer | undefined;
 
@@ -15,6 +17,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   const fingerprints = vscode.window.createOutputChannel('Accy Fingerprints');
   const stageOutputs = new StageOutputProvider(() => server?.running);
+  const timeline = new TimelineView(() => server?.running);
 
   /** Shows the last compile of the active editor's document, if it is the one at `uri`. */
   const showCompileOf = (uri: string): void => {
@@ -26,19 +29,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const onCompiled = (uri: string): void => {
     stageOutputs.sourceCompiled(uri);
+    timeline.sourceCompiled(uri);
     showCompileOf(uri);
   };
   server = new LanguageServer(status, onCompiled, () => stageOutputs.refreshAll());
 
-  const withClient = (run: (client: NonNullable<LanguageServer['running']>) => Promise<void>) => {
-    return async () => {
+  const withClient = (
+    run: (client: NonNullable<LanguageServer['running']>, ...args: unknown[]) => Promise<void>,
+  ) => {
+    return async (...args: unknown[]) => {
       const client = server?.running;
       if (client === undefined) {
         void vscode.window.showWarningMessage('Accy: the language server is not running.');
         return;
       }
       try {
-        await run(client);
+        await run(client, ...args);
       } catch (error) {
         void vscode.window.showErrorMessage(
           `Accy: ${error instanceof Error ? error.message : String(error)}`,
@@ -51,6 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     status,
     fingerprints,
     stageOutputs,
+    timeline,
     server,
     vscode.workspace.registerTextDocumentContentProvider(STAGE_OUTPUT_SCHEME, stageOutputs),
     vscode.workspace.onDidCloseTextDocument((document) => stageOutputs.forget(document.uri)),
@@ -58,6 +65,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(
       'accy.showStageFingerprints',
       withClient((client) => showStageFingerprints(client, fingerprints)),
+    ),
+    vscode.commands.registerCommand(
+      'accy.showTimeline',
+      withClient(async (_client, uri) => {
+        // From a code lens: its document; from the palette: the active one.
+        const source = typeof uri === 'string' ? uri : activeAccyDocument()?.uri.toString();
+        if (source !== undefined) await timeline.show(source);
+      }),
     ),
     vscode.commands.registerCommand('accy.restartServer', () => server?.restart()),
     vscode.window.onDidChangeActiveTextEditor((editor) => {

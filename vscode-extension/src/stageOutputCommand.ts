@@ -13,19 +13,35 @@ const STAGE_DESCRIPTIONS: Record<StageName, string> = {
   target: 'lowered for the targets',
 };
 
-/** "Accy: Show Stage Output": kernel, then stage, then a read-only IR document beside the source. */
-export async function showStageOutput(sender: RequestSender): Promise<void> {
-  const document = activeAccyDocument();
-  if (document === undefined) return;
-  const kernel = await pickKernel(sender, document);
-  if (kernel === undefined) return;
+/**
+ * "Accy: Show Stage Output": kernel, then stage, then a read-only IR
+ * document beside the source. A kernel's code lens passes its document's
+ * URI and the kernel's name: only the stage is asked for then.
+ */
+export async function showStageOutput(
+  sender: RequestSender,
+  sourceArg?: unknown,
+  kernelArg?: unknown,
+): Promise<void> {
+  let source: string;
+  let kernel: string | undefined;
+  if (typeof sourceArg === 'string' && typeof kernelArg === 'string') {
+    source = sourceArg;
+    kernel = kernelArg;
+  } else {
+    const document = activeAccyDocument();
+    if (document === undefined) return;
+    source = document.uri.toString();
+    kernel = await pickKernel(sender, document);
+    if (kernel === undefined) return;
+  }
   const picked = await vscode.window.showQuickPick(
     STAGES.map((stage) => ({ label: stage, description: STAGE_DESCRIPTIONS[stage] })),
     { placeHolder: `Stage of kernel ${kernel}` },
   );
   if (picked === undefined) return;
   const uri = stageOutputUri({
-    source: document.uri.toString(),
+    source,
     kernel,
     stage: picked.label as StageName,
   });

@@ -28,6 +28,7 @@ import { readSettings } from '../../src/settings';
 import { showStageOutput } from '../../src/stageOutputCommand';
 import { StageOutputProvider, stageOutputUri } from '../../src/stageOutputProvider';
 import { formatFingerprints, formatStageTable, kernelsOf } from '../../src/statsFormat';
+import { timelineHtml } from '../../src/timelineHtml';
 
 const server = process.env.ACCY_LSP;
 if (!server)
@@ -198,6 +199,31 @@ describe.skipIf(!server)('the extension against the real accy-lsp', () => {
     const text = await stageOutputs.provideTextDocumentContent(vscode.Uri.parse(editor.opened[0]));
     expect(text).toContain('linalg.');
     expect(text).not.toMatch(CHOIR_OP);
+  });
+
+  it("a kernel's code lens runs \"Show Stage Output\" with its document and kernel", async () => {
+    editor.reset();
+    // The lens works whichever editor is active.
+    editor.activeDocument = undefined;
+    const lenses = await connection.sendRequest<
+      { command: { title: string; command: string; arguments: unknown[] } }[]
+    >('textDocument/codeLens', { textDocument: { uri: mainUri } });
+    const lens = lenses.find(
+      (l) => l.command.command === 'accy.showStageOutput' && l.command.arguments[1] === 'layernorm',
+    )!;
+    expect(lens.command.title).toBe('Show stage output');
+    editor.picks = ['dispatch'];
+    await showStageOutput(connection, ...lens.command.arguments);
+    expect(editor.quickPicks.map((p) => p.labels)).toEqual([[...STAGES]]);
+    const target = stageOutputUri({ source: mainUri, kernel: 'layernorm', stage: 'dispatch' });
+    expect(editor.opened).toEqual([target.toString()]);
+  });
+
+  it('the timeline draws every stage and kernel of the last compile', async () => {
+    const html = timelineHtml(await requestStats(connection, mainUri), 'main.accy');
+    expect(html.match(/<h2>[^<]*<\/h2>/g)).toEqual(STAGES.map((stage) => `<h2>${stage}</h2>`));
+    for (const kernel of ['softmax', 'layernorm'])
+      expect(html.match(new RegExp(`<span class="label">${kernel}</span>`, 'g'))).toHaveLength(STAGES.length);
   });
 
   it('"Show Stage Fingerprints": the seven stages of the chosen kernel in the output channel', async () => {

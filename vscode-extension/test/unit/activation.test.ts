@@ -54,6 +54,7 @@ describe('activation without a server', () => {
       'accy.restartServer',
       'accy.showStageFingerprints',
       'accy.showStageOutput',
+      'accy.showTimeline',
     ]);
     expect(notFound()).toEqual([
       {
