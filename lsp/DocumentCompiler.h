@@ -102,6 +102,7 @@ public:
   std::shared_ptr<const CompileResult>
   assemble(const CompileResult &base, llvm::ArrayRef<KernelUnit> units);
 
+  const CompileOptions &compileOptions() const { return options; }
   /// Kernel products held for reuse.
   size_t cachedProducts() const { return cached; }
   /// Forgets the products held for reuse, and compiles in a fresh MLIR

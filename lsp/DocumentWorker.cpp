@@ -17,8 +17,7 @@ DocumentWorker::DocumentWorker(std::shared_ptr<const DocumentSnapshot> snapshot,
                                const CompileOptions &options,
                                llvm::ThreadPoolInterface *pool,
                                CompileSlot &slot, WorkerHost &host)
-    : uri(snapshot->uri), includeDirs(options.includeDirs),
-      targets(options.stages.targets), slot(slot),
+    : uri(snapshot->uri), includeDirs(options.includeDirs), slot(slot),
       host(host), compiler(options, pool), current(std::move(snapshot)),
       thread([this] { loop(); }) {}
 
@@ -202,7 +201,8 @@ DocumentWorker::replan(std::shared_ptr<const CompileResult> base,
       for (size_t i = 0; i < kernels.size(); ++i) {
         std::string key = kernelKey(kernels[i]).str();
         keys.insert(key);
-        for (const std::string &target : targets)
+        for (const std::string &target :
+             compiler.compileOptions().stages.targets)
           next->pending.push_back({i, key, target});
       }
     }

@@ -136,8 +136,6 @@ private:
 
   const std::string uri;
   const std::vector<std::string> includeDirs;
-  /// The targets code generation is for: one unit each per kernel.
-  const std::vector<std::string> targets;
   CompileSlot &slot;
   WorkerHost &host;
   /// Used only while holding the slot.

@@ -248,8 +248,6 @@ bool Compiler::runStageOn(Compilation &c, StageId stage,
 KernelUnit Compiler::compileKernel(const Compilation &base, size_t index,
                                    std::optional<llvm::StringRef> target) {
   KernelUnit unit;
-  if (target)
-    unit.target = target->str();
   std::optional<StageId> from = base.lastStage();
   llvm::SmallVector<mlir::ModuleOp> inputs =
       from ? base.kernels(*from) : llvm::SmallVector<mlir::ModuleOp>();

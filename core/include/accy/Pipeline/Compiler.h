@@ -107,7 +107,6 @@ private:
 /// the target stage perhaps for one target alone.
 struct KernelUnit {
   std::string kernel;
-  std::string target; // empty: every target
   /// One record per stage it ran (of that kernel alone).
   std::vector<StageRecord> records;
   /// Whether a stage compiled the kernel rather than finding it cached.
