@@ -57,8 +57,12 @@ inline constexpr llvm::StringLiteral kLaunchesAttr = "accy.launches";
 inline constexpr llvm::StringLiteral kGPUModuleTargetAttr = "accy.target";
 /// On a kernel module of the target product: the host object.
 inline constexpr llvm::StringLiteral kHostObjectAttr = "accy.host_object";
-/// In a gpu.object's properties: the optimized LLVM bitcode.
+/// In an NVPTX gpu.object's properties: the optimized LLVM bitcode, which a
+/// file's kernels link and compile again when their PTX cannot be merged.
 inline constexpr llvm::StringLiteral kBitcodeProperty = "accy.bitcode";
+/// In an AMDGPU gpu.object's properties: the relocatable object its code
+/// object was linked from, which links with the file's other kernels'.
+inline constexpr llvm::StringLiteral kRelocatableProperty = "accy.relocatable";
 /// Name of the nested module holding the host version of a kernel.
 inline constexpr llvm::StringLiteral kHostModuleName = "host";
 

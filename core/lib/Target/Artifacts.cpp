@@ -42,11 +42,12 @@ std::string Artifact::fileName(llvm::StringRef stem) const {
 
 namespace {
 
-/// One target's code in a kernel module: the artifact and its bitcode.
+/// One target's code in a kernel module: the artifact and what links with
+/// other kernels' (the bitcode; for AMDGPU the relocatable object).
 struct Compiled {
   const TargetProfile *profile;
   StringRef bytes;
-  StringRef bitcode;
+  StringRef linkable;
 };
 
 llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
@@ -60,11 +61,13 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
       return makeError("gpu.binary @" + binary.getName() +
                        " must hold one object");
     auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-    StringRef bitcode;
+    StringRef linkable;
     if (DictionaryAttr properties = object.getProperties())
-      if (auto bc = properties.getAs<StringAttr>(kBitcodeProperty))
-        bitcode = bc.getValue();
-    result.push_back({&*profile, object.getObject().getValue(), bitcode});
+      if (auto bytes = properties.getAs<StringAttr>(
+              profile->kind == TargetKind::AMDGPU ? kRelocatableProperty
+                                                  : kBitcodeProperty))
+        linkable = bytes.getValue();
+    result.push_back({&*profile, object.getObject().getValue(), linkable});
   }
   if (auto host = kernel->getAttrOfType<DictionaryAttr>(kHostObjectAttr)) {
     auto object = host.getAs<StringAttr>("object");
@@ -107,24 +110,29 @@ std::vector<ModuleOp> accy::target::getKernelModules(ModuleOp product) {
 }
 
 /// One target's file from its kernels' code. A single kernel's code is the
-/// file's. Several kernels' PTX merges as text and their host objects link
-/// as relocatable objects, which saves generating code a second time;
-/// AMDGPU code objects (and PTX whose kernels clash) are made again from
-/// the linked bitcode.
+/// file's. Several kernels' PTX merges as text, their host objects link as
+/// relocatable objects and their AMDGPU relocatable objects into one code
+/// object, which saves generating code a second time; only PTX whose
+/// kernels clash is made again from the linked bitcode.
 static llvm::Expected<std::string>
 linkFileArtifact(const TargetProfile &profile,
-                 llvm::ArrayRef<StringRef> bitcodes,
+                 llvm::ArrayRef<StringRef> linkables,
                  llvm::ArrayRef<StringRef> compiled, llvm::StringRef stem) {
   if (compiled.size() == 1)
     return compiled[0].str();
-  if (profile.kind == TargetKind::NVPTX)
+  switch (profile.kind) {
+  case TargetKind::Host:
+    return linkHostObjects(compiled);
+  case TargetKind::AMDGPU:
+    return linkCodeObjects(linkables);
+  case TargetKind::NVPTX:
     if (std::optional<std::string> merged = mergePTX(compiled))
       return std::move(*merged);
-  if (profile.kind == TargetKind::Host)
-    return linkHostObjects(compiled);
+    break;
+  }
   llvm::LLVMContext context;
   std::string name = (stem + "." + profile.name).str();
-  auto module = linkBitcode(context, bitcodes, name);
+  auto module = linkBitcode(context, linkables, name);
   if (!module)
     return module.takeError();
   (*module)->setSourceFileName(name);
@@ -134,10 +142,10 @@ linkFileArtifact(const TargetProfile &profile,
 llvm::Expected<std::vector<Artifact>>
 accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
                                 llvm::StringRef stem) {
-  // Per target, in canonical order, the bitcode of every kernel.
+  // Per target, in canonical order, what links of every kernel.
   struct Inputs {
     const TargetProfile *profile;
-    std::vector<StringRef> bitcodes;
+    std::vector<StringRef> linkables;
     std::vector<StringRef> artifacts;
   };
   std::vector<Inputs> inputs;
@@ -158,10 +166,10 @@ accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
         return makeError("kernel '" + getKernelName(kernel) +
                          "' was compiled for other targets than '" +
                          getKernelName(kernels.front()) + "'");
-      if (c.bitcode.empty())
+      if (c.linkable.empty())
         return makeError("kernel '" + getKernelName(kernel) + "' has no " +
-                         c.profile->name + " bitcode to link");
-      slot.bitcodes.push_back(c.bitcode);
+                         c.profile->name + " code to link");
+      slot.linkables.push_back(c.linkable);
       slot.artifacts.push_back(c.bytes);
     }
   }
@@ -170,7 +178,7 @@ accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
   std::vector<std::string> bytes(inputs.size()), errors(inputs.size());
   llvm::parallelFor(0, inputs.size(), [&](size_t i) {
     llvm::Expected<std::string> file = linkFileArtifact(
-        *inputs[i].profile, inputs[i].bitcodes, inputs[i].artifacts, stem);
+        *inputs[i].profile, inputs[i].linkables, inputs[i].artifacts, stem);
     if (file)
       bytes[i] = std::move(*file);
     else

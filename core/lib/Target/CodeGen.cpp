@@ -2,6 +2,8 @@
 
 #include "accy/Target/CodeGen.h"
 
+#include "Linker.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -250,11 +252,9 @@ llvm::Expected<std::string> accy::target::findLinker() {
                    "objects");
 }
 
-/// Runs ld.lld with `flags` over `objects` (written to temporary files) and
-/// returns what it wrote.
-static llvm::Expected<std::string>
-runLinker(llvm::ArrayRef<llvm::StringRef> flags,
-          llvm::ArrayRef<llvm::StringRef> objects) {
+llvm::Expected<std::string>
+accy::target::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
+                        llvm::ArrayRef<llvm::StringRef> objects) {
   auto linker = findLinker();
   if (!linker)
     return linker.takeError();
@@ -299,11 +299,6 @@ runLinker(llvm::ArrayRef<llvm::StringRef> flags,
   return (*buffer)->getBuffer().str();
 }
 
-/// Links a relocatable AMDGPU object into a loadable code object.
-static llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
-  return runLinker({"-shared", "--no-undefined", "--build-id=none"}, object);
-}
-
 llvm::Expected<std::string>
 accy::target::linkHostObjects(llvm::ArrayRef<llvm::StringRef> objects) {
   return runLinker({"-r", "--build-id=none"}, objects);
@@ -337,16 +332,23 @@ static llvm::Error checkHostObject(llvm::StringRef bytes) {
                    "it: " + missing);
 }
 
-llvm::Expected<std::string>
-accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
+llvm::Expected<EmittedCode>
+accy::target::emitCode(llvm::Module &module, const TargetProfile &profile) {
   switch (profile.kind) {
-  case TargetKind::NVPTX:
-    return emitFile(module, profile, llvm::CodeGenFileType::AssemblyFile);
+  case TargetKind::NVPTX: {
+    auto ptx = emitFile(module, profile, llvm::CodeGenFileType::AssemblyFile);
+    if (!ptx)
+      return ptx.takeError();
+    return EmittedCode{std::move(*ptx), {}};
+  }
   case TargetKind::AMDGPU: {
     auto object = emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
     if (!object)
       return object.takeError();
-    return linkCodeObject(*object);
+    auto codeObject = linkCodeObjects(llvm::StringRef(*object));
+    if (!codeObject)
+      return codeObject.takeError();
+    return EmittedCode{std::move(*codeObject), std::move(*object)};
   }
   case TargetKind::Host: {
     auto object = emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
@@ -354,8 +356,16 @@ accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
       return object.takeError();
     if (llvm::Error error = checkHostObject(*object))
       return std::move(error);
-    return object;
+    return EmittedCode{std::move(*object), {}};
   }
   }
   llvm_unreachable("unknown target kind");
+}
+
+llvm::Expected<std::string>
+accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
+  llvm::Expected<EmittedCode> code = emitCode(module, profile);
+  if (!code)
+    return code.takeError();
+  return std::move(code->artifact);
 }

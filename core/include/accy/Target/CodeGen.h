@@ -46,11 +46,31 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 linkBitcode(llvm::LLVMContext &context, llvm::ArrayRef<llvm::StringRef> bitcodes,
             llvm::StringRef name);
 
-/// Emits the artifact of an optimized module: PTX text for NVPTX profiles,
-/// an AMDGPU code object (ELF shared object linked by ld.lld) for AMDGPU
-/// profiles, an ELF relocatable object for the host.
+/// What code generation makes of one optimized module.
+struct EmittedCode {
+  /// PTX text for NVPTX profiles, an AMDGPU code object (ELF shared object
+  /// linked by ld.lld) for AMDGPU profiles, an ELF relocatable object for
+  /// the host.
+  std::string artifact;
+  /// AMDGPU only: the relocatable object the code object was linked from,
+  /// which linkCodeObjects links with other kernels' without generating
+  /// their code again.
+  std::string relocatable;
+};
+
+llvm::Expected<EmittedCode> emitCode(llvm::Module &module,
+                                     const TargetProfile &profile);
+
+/// emitCode's artifact alone.
 llvm::Expected<std::string> emitArtifact(llvm::Module &module,
                                          const TargetProfile &profile);
+
+/// One loadable AMDGPU code object from relocatable objects of one profile
+/// (EmittedCode::relocatable, a kernel each), with their metadata notes
+/// merged into one, as a loader reads one NT_AMDGPU_METADATA note per code
+/// object. Fails when the notes disagree on the target or version.
+llvm::Expected<std::string>
+linkCodeObjects(llvm::ArrayRef<llvm::StringRef> objects);
 
 /// ld.lld: next to the LLVM tools Accy was built with, else on PATH.
 llvm::Expected<std::string> findLinker();

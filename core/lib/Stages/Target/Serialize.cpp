@@ -45,7 +45,9 @@ struct CodegenJob {
   const target::TargetProfile *profile;
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> llvmModule;
-  std::string bitcode, artifact;
+  /// NVPTX and host: the bitcode; AMDGPU: the relocatable object.
+  std::string linkable;
+  std::string artifact;
   std::string error; // what LLVM reported, empty on success
 
   /// The LLVM module's name: the kernel and the target.
@@ -83,14 +85,18 @@ void generateCode(CodegenJob &job) {
     job.error = llvm::toString(std::move(error));
     return;
   }
-  job.bitcode = target::writeBitcode(module);
-  llvm::Expected<std::string> artifact =
-      target::emitArtifact(module, *job.profile);
-  if (!artifact) {
-    job.error = llvm::toString(artifact.takeError());
+  bool amdgpu = job.profile->kind == target::TargetKind::AMDGPU;
+  if (!amdgpu)
+    job.linkable = target::writeBitcode(module);
+  llvm::Expected<target::EmittedCode> code =
+      target::emitCode(module, *job.profile);
+  if (!code) {
+    job.error = llvm::toString(code.takeError());
     return;
   }
-  job.artifact = std::move(*artifact);
+  job.artifact = std::move(code->artifact);
+  if (amdgpu)
+    job.linkable = std::move(code->relocatable);
 }
 
 /// generateCode, with a crash (a signal, abort(), a fatal error inside an
@@ -167,13 +173,14 @@ struct SerializePass
   void recordGPUModule(gpu::GPUModuleOp module, CodegenJob &job) {
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
-    auto format = job.profile->kind == target::TargetKind::NVPTX
-                      ? gpu::CompilationTarget::Assembly
-                      : gpu::CompilationTarget::Binary;
+    bool nvptx = job.profile->kind == target::TargetKind::NVPTX;
+    auto format = nvptx ? gpu::CompilationTarget::Assembly
+                        : gpu::CompilationTarget::Binary;
     auto object = gpu::ObjectAttr::get(
         ctx, module.getTargetsAttr()[0], format, b.getStringAttr(job.artifact),
         b.getDictionaryAttr({b.getNamedAttr(
-            kBitcodeProperty, b.getStringAttr(job.bitcode))}));
+            nvptx ? kBitcodeProperty : kRelocatableProperty,
+            b.getStringAttr(job.linkable))}));
     OpBuilder builder(ctx);
     builder.setInsertionPointAfter(module);
     std::string symbol = module.getName().str();
@@ -192,7 +199,7 @@ struct SerializePass
     kernel->setAttr(
         kHostObjectAttr,
         b.getDictionaryAttr(
-            {b.getNamedAttr("bitcode", b.getStringAttr(job.bitcode)),
+            {b.getNamedAttr("bitcode", b.getStringAttr(job.linkable)),
              b.getNamedAttr("cpu", b.getStringAttr(job.profile->chip)),
              b.getNamedAttr("object", b.getStringAttr(job.artifact)),
              b.getNamedAttr("symbols", b.getArrayAttr(exported)),

@@ -1,0 +1,152 @@
+//===- CodeObjectTests.cpp - A file's AMDGPU code object from its kernels -===//
+//
+// A file of several kernels gets one AMDGPU code object linked from the
+// kernels' relocatable objects (linkCodeObjects). A loader reads one
+// metadata note per code object, so the linked object must hold exactly
+// one, listing every kernel with the metadata its own code object has.
+
+#include <catch2/catch.hpp>
+
+#include "PipelineTestUtil.h"
+
+#include "accy/ProductAttributes.h"
+#include "accy/Stages/Dispatch/Plan.h"
+#include "accy/Target/Artifacts.h"
+#include "accy/Target/CodeGen.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+#include <map>
+
+using namespace accy;
+using namespace accy::test;
+
+namespace {
+
+const char *kSource = R"(
+kernel scale(x: f32[N, D], s: f32[D]) -> f32[N, D] {
+  return x * s + 1.0;
+}
+kernel softmax_rows(x: f32[N, D]) -> f32[N, D] {
+  let e = exp(x - max(x, axis=1, keepdims=true));
+  return e / sum(e, axis=1, keepdims=true);
+}
+kernel project(x: f32[N, K], w: f32[K, M]) -> f32[N, M] {
+  return tanh(x @ w);
+}
+)";
+
+/// The metadata notes of a code object: each one's kernels, by name, as
+/// YAML text of their maps.
+std::vector<std::map<std::string, std::string>>
+metadataNotes(llvm::StringRef codeObject) {
+  auto file = llvm::object::ELF64LEObjectFile::create(
+      llvm::MemoryBufferRef(codeObject, "code object"));
+  REQUIRE(static_cast<bool>(file));
+  const auto &elf = file->getELFFile();
+  auto sections = elf.sections();
+  REQUIRE(static_cast<bool>(sections));
+  std::vector<std::map<std::string, std::string>> notes;
+  for (const auto &section : *sections) {
+    if (section.sh_type != llvm::ELF::SHT_NOTE)
+      continue;
+    llvm::Error error = llvm::Error::success();
+    for (const auto &note : elf.notes(section, error)) {
+      if (note.getType() != llvm::ELF::NT_AMDGPU_METADATA)
+        continue;
+      llvm::msgpack::Document document;
+      REQUIRE(document.readFromBlob(note.getDescAsStringRef(4), false));
+      // The root set to each kernel in turn prints that kernel alone.
+      std::map<std::string, std::string> kernels;
+      llvm::msgpack::ArrayDocNode list =
+          document.getRoot().getMap()["amdhsa.kernels"].getArray();
+      for (llvm::msgpack::DocNode &kernel : list) {
+        std::string yaml;
+        llvm::raw_string_ostream os(yaml);
+        document.getRoot() = kernel;
+        document.toYAML(os);
+        kernels[kernel.getMap()[".name"].getString().str()] = os.str();
+      }
+      notes.push_back(std::move(kernels));
+    }
+    REQUIRE(succeeded(std::move(error)));
+  }
+  return notes;
+}
+
+/// Each kernel's relocatable object and code object for `target`.
+struct KernelCode {
+  std::string relocatable, codeObject;
+};
+
+std::vector<KernelCode> kernelCode(const std::vector<mlir::ModuleOp> &kernels,
+                                   llvm::StringRef target) {
+  std::vector<KernelCode> code;
+  for (mlir::ModuleOp kernel : kernels)
+    for (auto binary : kernel.getOps<mlir::gpu::BinaryOp>()) {
+      if (binary.getName() != target)
+        continue;
+      auto object = llvm::cast<mlir::gpu::ObjectAttr>(binary.getObjects()[0]);
+      auto relocatable =
+          object.getProperties().getAs<mlir::StringAttr>(kRelocatableProperty);
+      REQUIRE(relocatable);
+      code.push_back({relocatable.str(), object.getObject().str()});
+    }
+  return code;
+}
+
+} // namespace
+
+TEST_CASE("a file's AMDGPU code object links its kernels' objects with one "
+          "metadata note",
+          "[code-objects]") {
+  auto context = makeContext();
+  CompileOptions options = defaultOptions();
+  options.stages.targets = {"gfx90a", "gfx942"};
+  Compiler compiler(*context, options);
+  Compilation c = compiler.compileBuffer("/virtual/objects.accy", kSource);
+  REQUIRE(c.succeeded());
+  std::vector<mlir::ModuleOp> kernels =
+      target::getKernelModules(c.product(StageId::Target));
+  REQUIRE(kernels.size() == 3);
+
+  auto artifacts = target::linkFileArtifacts(kernels, "objects");
+  REQUIRE(succeeded(artifacts.takeError()));
+  REQUIRE(artifacts->size() == 2);
+  for (const target::Artifact &artifact : *artifacts) {
+    INFO(artifact.target);
+    // Every kernel's own code object: its one note.
+    std::map<std::string, std::string> expected;
+    for (const KernelCode &code : kernelCode(kernels, artifact.target)) {
+      auto own = metadataNotes(code.codeObject);
+      REQUIRE(own.size() == 1);
+      expected.insert(own[0].begin(), own[0].end());
+    }
+    REQUIRE(expected.size() >= 3); // a row reduction has two launches
+    auto linked = metadataNotes(artifact.bytes);
+    REQUIRE(linked.size() == 1);
+    CHECK(linked[0] == expected);
+  }
+}
+
+TEST_CASE("code objects of two AMDGPU targets do not link into one",
+          "[code-objects]") {
+  auto context = makeContext();
+  CompileOptions options = defaultOptions();
+  options.stages.targets = {"gfx90a", "gfx942"};
+  Compiler compiler(*context, options);
+  Compilation c = compiler.compileBuffer("/virtual/objects.accy", kSource);
+  REQUIRE(c.succeeded());
+  std::vector<mlir::ModuleOp> kernels =
+      target::getKernelModules(c.product(StageId::Target));
+  std::string gfx90a = kernelCode(kernels, "gfx90a")[0].relocatable;
+  std::string gfx942 = kernelCode(kernels, "gfx942")[1].relocatable;
+  auto linked = target::linkCodeObjects({gfx90a, gfx942});
+  REQUIRE(!linked);
+  CHECK_THAT(llvm::toString(linked.takeError()),
+             Catch::Contains("metadata notes disagree"));
+}
