@@ -28,6 +28,10 @@ packages=(
   # The kernel store's remote caches (libcurl, hiredis) and the servers
   # their tests start on loopback (tests/remote).
   libcurl4-openssl-dev libhiredis-dev nginx-core redis-server
+  # The VS Code extension in a real VS Code (tests/vscode-e2e): headless
+  # Chromium, and what code-server's native modules build with; Debian's rg
+  # stands in for the binary @vscode/ripgrep would download.
+  chromium ripgrep make libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev
 )
 if [ "$dev" -eq 1 ]; then
   # llvm-19 has llvm-symbolizer, which the sanitizers' reports use.

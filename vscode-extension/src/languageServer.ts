@@ -5,7 +5,7 @@ import {
   ErrorAction,
   LanguageClient,
   State,
-  TransportKind,
+  vsdiag,
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
@@ -50,17 +50,26 @@ export class LanguageServer implements vscode.Disposable {
       this.notFound.show(discovery.reason);
       return;
     }
+    // No `transport`: with TransportKind.stdio the client would add a
+    // `--stdio` argument, which accy-lsp refuses; without one it talks over
+    // the process's stdin and stdout all the same.
     const server: ServerOptions = {
       command: discovery.path,
       args: serverArguments(settings, folders[0]),
-      transport: TransportKind.stdio,
     };
     const restarts = new RestartPolicy();
     // Whether the current server process has answered initialize.
     let ran = false;
     const options: LanguageClientOptions = {
       documentSelector: [{ language: 'accy' }],
-      middleware: compileMiddleware(this.onCompiled),
+      middleware: {
+        ...compileMiddleware(this.onCompiled),
+        // The server publishes each compile's diagnostics, and also answers
+        // textDocument/diagnostic: the client would show every diagnostic
+        // twice (a pulled and a published copy). The published ones, which
+        // come as each compile finishes, are the ones shown.
+        provideDiagnostics: () => ({ kind: vsdiag.DocumentDiagnosticReportKind.full, items: [] }),
+      },
       errorHandler: {
         // As the client's default: a few unreadable messages are tolerated.
         error: (_error, _message, count) => ({
