@@ -23,6 +23,7 @@ using namespace accy::lsp;
 static const char *kUsage =
     "usage: accy-lsp [options]\n"
     "  (no option)        serve LSP over stdin/stdout\n"
+    "  --stdio            the same (what vscode-languageclient passes)\n"
     "  --listen PORT      serve one client over TCP on 127.0.0.1:PORT\n"
     "                     (0: any free port, printed on stderr)\n"
     "  --check FILE       run every feature on FILE and print the results\n"
@@ -76,6 +77,9 @@ static std::optional<Arguments> parseArguments(int argc, char **argv) {
         return std::nullopt;
       }
       args.checkFile = v->str();
+    } else if (arg == "--stdio") {
+      // stdin/stdout is the default transport; clients such as
+      // vscode-languageclient name it explicitly.
     } else if (arg == "-lit-test" || arg == "--lit-test") {
       args.litTest = true;
     } else if (arg == "-I") {
