@@ -75,8 +75,12 @@ def main():
     parser.add_argument("--accyc", required=True)
     parser.add_argument("--source", required=True)
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="accy-format-repo-") as work:
+        return check_repository(args, work)
+
+
+def check_repository(args, work):
     failures, formatted_files, refused, compiled, checked = [], [], 0, 0, 0
-    work = tempfile.mkdtemp(prefix="accy-format-repo-")
     for n, path in enumerate(accy_files(args.source)):
         name = os.path.relpath(path, args.source)
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
