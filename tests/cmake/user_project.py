@@ -562,6 +562,7 @@ def one_kernel_edit_compiles_one_kernel(args):
     project.check_results(sixteen_expected(scales), device="host",
                           binary=project.path("sixteen_app"))
     # The PTX of the edited images, run by the PTX emulator.
+    check(args.ptx_emulator, "this scenario needs --ptx-emulator")
     project.check_results(sixteen_expected(scales), device="cuda",
                           library_path=args.ptx_emulator,
                           binary=project.path("sixteen_app"))
@@ -852,8 +853,9 @@ def main():
     parser.add_argument("--project", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--fake-cuda", required=True)
-    parser.add_argument("--ptx-emulator", required=True,
-                        help="the folder of the PTX emulator's libcuda.so.1")
+    parser.add_argument("--ptx-emulator",
+                        help="the folder of the PTX emulator's libcuda.so.1 "
+                        "(one_kernel_edit_compiles_one_kernel runs on it)")
     parser.add_argument("--source", required=True,
                         help="Accy's source tree")
     return run_scenario(globals(), parser.parse_args())

@@ -2,9 +2,10 @@
 //
 // Writes the C++ a user's build compiles: the registration table of
 // accy/runtime/Kernel.h, which points at the device images of NAME.images.o
-// (ImageObject.h), and one launch function per kernel. Everything that depends on the tensors' shapes (buffer sizes,
-// grid sizes, index arguments) is a "slot", computed by a generated
-// function from the symbols with toCxxExpression.
+// (ImageObject.h), and one launch function per kernel. Everything that
+// depends on the tensors' shapes (buffer sizes, grid sizes, index
+// arguments) is a "slot", computed by a generated function from the
+// symbols with toCxxExpression.
 //
 //===----------------------------------------------------------------------===//
 

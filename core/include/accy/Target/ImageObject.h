@@ -24,7 +24,8 @@ std::string getImageTableSymbol(llvm::StringRef stem,
                                 llvm::ArrayRef<std::string> functions);
 
 /// The GPU images of `artifacts` (host objects are left out), in order.
-std::vector<const Artifact *> getDeviceImages(llvm::ArrayRef<Artifact> artifacts);
+std::vector<const Artifact *>
+getDeviceImages(llvm::ArrayRef<Artifact> artifacts);
 
 /// NAME.images.o: an ELF relocatable object for the host defining `symbol`
 /// as the accy::detail::Image array of getDeviceImages(artifacts), each
