@@ -166,7 +166,8 @@ function(_accy_write_stage_flags name out_dir)
 endfunction()
 
 # One custom command per stage of `source`; sets `outputs_var` to what the
-# library compiles (the generated launcher and the host object).
+# library compiles (the generated launcher) and links (the images object
+# and the host object).
 function(_accy_add_stage_commands name source stem out_dir outputs_var)
   set(input "${source}")
   cmake_path(RELATIVE_PATH source BASE_DIRECTORY "${CMAKE_SOURCE_DIR}"
@@ -214,6 +215,17 @@ endfunction()
 function(_accy_target_outputs stem out_dir outputs_var sources_var)
   set(outputs "${out_dir}/${stem}.accy.h" "${out_dir}/${stem}.accy.cpp")
   set(sources "${out_dir}/${stem}.accy.cpp")
+  # The device images are an object of their own, so that an edit inside a
+  # kernel changes it and leaves the launcher's source, and its C++ compile,
+  # as they were. A file built for the host alone has none.
+  set(gpu_targets ${ARG_TARGETS})
+  list(REMOVE_ITEM gpu_targets host)
+  if(gpu_targets)
+    set(images "${out_dir}/${stem}.images.o")
+    set_source_files_properties("${images}" PROPERTIES EXTERNAL_OBJECT TRUE)
+    list(APPEND outputs "${images}")
+    list(APPEND sources "${images}")
+  endif()
   foreach(target IN LISTS ARG_TARGETS)
     if(target STREQUAL "host")
       set(object "${out_dir}/${stem}.host.o")

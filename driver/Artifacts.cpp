@@ -29,9 +29,16 @@ static llvm::Error writeEmbedding(const EmbeddingRequest &request,
   if (!sources)
     return sources.takeError();
   for (auto [suffix, text] : {std::pair{".accy.h", &sources->header},
-                              std::pair{".accy.cpp", &sources->source}}) {
+                              std::pair{".accy.cpp", &sources->source},
+                              std::pair{".images.o", &sources->imageObject}}) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, name + suffix);
+    // A file with no GPU target has no images: no object, and none left
+    // from a build for other targets.
+    if (text->empty() && llvm::StringRef(suffix) == ".images.o") {
+      removeStale(path);
+      continue;
+    }
     if (auto written = writeFileIfChanged(path, *text); !written)
       return written.takeError();
     if (onWritten)
@@ -85,7 +92,7 @@ void accy::driver::removeTargetArtifacts(llvm::StringRef dir,
     llvm::sys::path::append(path, artifact.fileName(name));
     removeStale(path);
   }
-  for (llvm::StringRef suffix : {".accy.h", ".accy.cpp"}) {
+  for (llvm::StringRef suffix : {".accy.h", ".accy.cpp", ".images.o"}) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, name + suffix);
     removeStale(path);

@@ -30,9 +30,10 @@ llvm::Expected<Compilation> compileFromStageFile(Compiler &compiler,
                                                  llvm::StringRef path,
                                                  StageId stage);
 
-/// What the target step needs to also write NAME.accy.h and NAME.accy.cpp
-/// (accy/Target/Embedding.h): the kernel product, whose entries carry the
-/// kernels' signatures, and the namespace of the launch functions.
+/// What the target step needs to also write NAME.accy.h, NAME.accy.cpp and,
+/// for a file with a GPU target, NAME.images.o (accy/Target/Embedding.h):
+/// the kernel product, whose entries carry the kernels' signatures, and the
+/// namespace of the launch functions.
 struct EmbeddingRequest {
   mlir::ModuleOp kernelProduct;
   std::string cppNamespace;
@@ -40,9 +41,9 @@ struct EmbeddingRequest {
 
 /// Writes the target artifacts (NAME.sm_90.ptx, NAME.gfx942.hsaco,
 /// NAME.host.o: one per target, holding every kernel of the file) of a
-/// target product into `dir`, and with `embedding` NAME.accy.h/.cpp, each
-/// only when its bytes changed. Calls `onWritten` with each artifact's path
-/// and bytes.
+/// target product into `dir`, and with `embedding` NAME.accy.h/.cpp and
+/// NAME.images.o, each only when its bytes changed. Calls `onWritten` with
+/// each artifact's path and bytes.
 using OnWritten = llvm::function_ref<void(llvm::StringRef, llvm::StringRef)>;
 llvm::Error writeTargetArtifacts(
     mlir::ModuleOp targetProduct, llvm::StringRef dir, llvm::StringRef name,

@@ -143,9 +143,13 @@ class Project:
         with open(path, "w") as f:
             f.write(text.replace(old, new, 1))
 
-    def run_app(self, *args, device="host", fake_cuda=False, binary=None):
+    def run_app(self, *args, device="host", fake_cuda=False, binary=None,
+                library_path=None):
+        """`fake_cuda`: libcuda.so.1 is tests/cmake/fake-cuda; `library_path`:
+        the folder of another one."""
         env = dict(os.environ, ACCY_DEVICE=device)
-        env["LD_LIBRARY_PATH"] = self.fake_cuda if fake_cuda else ""
+        env["LD_LIBRARY_PATH"] = (self.fake_cuda if fake_cuda else
+                                  library_path or "")
         result = subprocess.run([binary or self.path("app"), *args], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, timeout=60)
@@ -479,11 +483,54 @@ def store_counts(project, accyc):
     return counts
 
 
+# Runs the 16 kernels on one input and prints "kNN" and each result.
+SIXTEEN_APP = """#include "sixteen.accy.h"
+
+#include <cstdio>
+#include <vector>
+
+int main() {
+  const std::vector<float> x = %s;
+  accy::DeviceBuffer in(x.size() * sizeof(float)), out(x.size() * sizeof(float));
+  if (!in.upload(x.data(), x.size() * sizeof(float)).ok())
+    return 1;
+  std::vector<float> y(x.size());
+  accy::Status (*kernels[])(accy::TensorView<const float, 2>,
+                            accy::TensorView<float, 2>, accy::Stream) = {%s};
+  for (int k = 0; k < 16; ++k) {
+    accy::Status status =
+        kernels[k](in.view<float, 2>({2, 3}), out.view<float, 2>({2, 3}), {});
+    if (!status.ok() || !out.download(y.data(), y.size() * sizeof(float)).ok()) {
+      std::printf("error k%%02d: %%s\\n", k, status.message().c_str());
+      return 1;
+    }
+    std::printf("k%%02d", k);
+    for (float v : y)
+      std::printf(" %%.6f", v);
+    std::printf("\\n");
+  }
+  return 0;
+}
+""" % ("{" + ", ".join("%g" % v for row in SOFTMAX_INPUT for v in row) + "}",
+       ", ".join("k%02d" % i for i in range(16)))
+
+
+def sixteen_expected(scales):
+    """What SIXTEEN_APP prints for kernels multiplying by `scales`."""
+    rows = [[math.exp(v - max(row)) for v in row] for row in SOFTMAX_INPUT]
+    return {"k%02d" % i: [v * scale for row in rows for v in row]
+            for i, scale in enumerate(scales)}
+
+
 def add_sixteen_kernels(project, text):
     with open(os.path.join(project.src, "kernels", "sixteen.accy"), "w") as f:
         f.write(text)
+    with open(os.path.join(project.src, "sixteen_app.cpp"), "w") as f:
+        f.write(SIXTEEN_APP)
     with open(os.path.join(project.src, "CMakeLists.txt"), "a") as f:
-        f.write("accy_add_kernels(sixteen_kernels SOURCES kernels/sixteen.accy)\n")
+        f.write("accy_add_kernels(sixteen_kernels SOURCES kernels/sixteen.accy)\n"
+                "add_executable(sixteen_app sixteen_app.cpp)\n"
+                "target_link_libraries(sixteen_app PRIVATE sixteen_kernels)\n")
     project.configure("host;sm_90")
 
 
@@ -495,14 +542,30 @@ def one_kernel_edit_compiles_one_kernel(args):
     accyc = os.path.join(args.prefix, "bin", "accyc")
     project = Project(args, "one-kernel")
     add_sixteen_kernels(project, SIXTEEN)
-    project.build(targets=["sixteen_kernels"])
+    project.build(targets=["sixteen_app"])
     cold = store_counts(project, accyc)
     check(all(cold[s][2] == 16 for s in cold),
           "a cold build compiles (and stores) all 16 kernels: %s" % cold)
     project.edit("kernels/sixteen.accy", "* 8.0;", "* 80.0;")
-    build = project.build(targets=["sixteen_kernels"])
+    build = project.build(targets=["sixteen_app"])
     check(build.stages_of("sixteen") == set(stage_table.STAGES),
           "the edit reruns the file's seven steps: %s" % build)
+    # The images are in sixteen.images.o: the launcher's source stays the
+    # same, so no C++ is compiled, only archived and linked again.
+    check("sixteen_kernels.accy/sixteen.images.o" in build.outputs and
+          not build.compiles and
+          {"libsixteen_kernels.a", "sixteen_app"} <= set(build.outputs),
+          "the edit writes sixteen.images.o, compiles no C++ (neither "
+          "sixteen.accy.cpp nor the program) and relinks: %s" % build)
+    scales = [float(i + 1) for i in range(16)]
+    scales[7] = 80.0
+    project.check_results(sixteen_expected(scales), device="host",
+                          binary=project.path("sixteen_app"))
+    # The PTX of the edited images, run by the PTX emulator.
+    check(args.ptx_emulator, "this scenario needs --ptx-emulator")
+    project.check_results(sixteen_expected(scales), device="cuda",
+                          library_path=args.ptx_emulator,
+                          binary=project.path("sixteen_app"))
     edited = store_counts(project, accyc)
     for stage in ("memory", "kernel", "target"):
         hits, _, writes = (a - b for a, b in zip(edited[stage], cold[stage]))
@@ -518,7 +581,7 @@ def one_kernel_edit_compiles_one_kernel(args):
 
     reference = Project(args, "one-kernel-cold")
     add_sixteen_kernels(reference, SIXTEEN.replace("* 8.0;", "* 80.0;"))
-    reference.build(targets=["sixteen_kernels"])
+    reference.build(targets=["sixteen_app"])
     out = "sixteen_kernels.accy"
     files = lambda p: {n: open(os.path.join(p.path(out), n), "rb").read()
                        for n in sorted(os.listdir(p.path(out)))
@@ -526,6 +589,9 @@ def one_kernel_edit_compiles_one_kernel(args):
                        # these name the source's path; records, times
                        not n.endswith((".d", ".srcmap.json", ".record.json"))}
     mine, theirs = files(project), files(reference)
+    check({"sixteen.images.o", "sixteen.accy.cpp"} <= mine.keys(),
+          "the launcher and its images are among the files compared: %s"
+          % sorted(mine))
     check(mine.keys() == theirs.keys() and
           all(mine[n] == theirs[n] for n in mine),
           "the files after the edit are those of a cold build of the edited "
@@ -787,6 +853,9 @@ def main():
     parser.add_argument("--project", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--fake-cuda", required=True)
+    parser.add_argument("--ptx-emulator",
+                        help="the folder of the PTX emulator's libcuda.so.1 "
+                        "(one_kernel_edit_compiles_one_kernel runs on it)")
     parser.add_argument("--source", required=True,
                         help="Accy's source tree")
     return run_scenario(globals(), parser.parse_args())

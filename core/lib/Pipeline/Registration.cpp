@@ -2,6 +2,8 @@
 
 #include "accy/Pipeline/Registration.h"
 
+#include "GPUBytecode.h"
+
 #include "accy/Dialect/Choir/IR/Choir.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
@@ -59,6 +61,9 @@ void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   // Sizes of reshapes, for resolving `tensor.dim` of them.
   tensor::registerInferTypeOpInterfaceExternalModels(registry);
+
+  // Kernel objects as bytecode, not text, in stage files and the store.
+  registerGPUBytecodeInterface(registry);
 
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);

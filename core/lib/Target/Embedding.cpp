@@ -1,16 +1,19 @@
 //===- Embedding.cpp - NAME.accy.h and NAME.accy.cpp ----------------------===//
 //
-// Writes the C++ a user's build compiles: the device images as byte arrays,
-// the registration table of accy/runtime/Kernel.h, and one launch function
-// per kernel. Everything that depends on the tensors' shapes (buffer sizes,
-// grid sizes, index arguments) is a "slot", computed by a generated
-// function from the symbols with toCxxExpression.
+// Writes the C++ a user's build compiles: the registration table of
+// accy/runtime/Kernel.h, which points at the device images of NAME.images.o
+// (ImageObject.h), and one launch function per kernel. Everything that
+// depends on the tensors' shapes (buffer sizes, grid sizes, index
+// arguments) is a "slot", computed by a generated function from the
+// symbols with toCxxExpression.
 //
 //===----------------------------------------------------------------------===//
 
 #include "accy/Target/Embedding.h"
 
 #include "CxxNames.h"
+
+#include "accy/Target/ImageObject.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -293,57 +296,6 @@ llvm::Error emitKernelTable(llvm::raw_ostream &os,
   return llvm::Error::success();
 }
 
-/// `bytes` as C++ string literals, one per line of text (or 96 bytes),
-/// which the literal's implicit 0 terminates (PTX text needs it). A C++
-/// compiler reads a string literal many times faster than the same bytes
-/// as a list of numbers: a 1.2 MB PTX image compiles in 0.07 s instead of
-/// 1.7 s, which was most of the rebuild after a one-kernel edit.
-void writeStringLiteral(llvm::raw_ostream &os, llvm::StringRef bytes) {
-  size_t column = 0;
-  os << "\n\"";
-  for (char c : bytes) {
-    auto byte = static_cast<unsigned char>(c);
-    if (c == '\\' || c == '"')
-      os << '\\' << c;
-    else if (c == '\n')
-      os << "\\n";
-    else if (c == '\t')
-      os << "\\t";
-    // Printable ASCII but '?' (no trigraph can form); octal escapes always
-    // take three digits, so a digit after one stays a character of its own.
-    else if (byte >= 0x20 && byte < 0x7f && c != '?')
-      os << c;
-    else
-      os << '\\' << char('0' + (byte >> 6)) << char('0' + ((byte >> 3) & 7))
-         << char('0' + (byte & 7));
-    if (c == '\n' || ++column == 96) {
-      os << "\"\n\"";
-      column = 0;
-    }
-  }
-  os << "\"";
-}
-
-void emitImages(llvm::raw_ostream &os, llvm::ArrayRef<Artifact> artifacts,
-                std::vector<std::string> &images) {
-  for (const Artifact &artifact : artifacts) {
-    if (artifact.kind == ArtifactKind::HostObject)
-      continue;
-    bool ptx = artifact.kind == ArtifactKind::PTX;
-    std::string name = "kImage_" + artifact.target;
-    os << "\n// " << artifact.target << ": "
-       << (ptx ? "PTX, NUL-terminated for cuModuleLoadData"
-               : "AMDGPU code object")
-       << ", " << artifact.bytes.size() << " bytes.\n"
-       << "alignas(16) const unsigned char " << name << "[] =";
-    writeStringLiteral(os, artifact.bytes);
-    os << ";\n";
-    images.push_back("{\"" + artifact.target + "\", " + kDetail.str() +
-                     "ImageFormat::" + (ptx ? "Ptx" : "Hsaco") + ", " + name +
-                     ", " + std::to_string(artifact.bytes.size()) + "}");
-  }
-}
-
 std::string includeGuard(llvm::StringRef name) {
   std::string guard = "ACCY_GENERATED_";
   for (char c : name)
@@ -432,12 +384,29 @@ accy::target::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
         source << (i ? ", " : "") << "void *";
       source << ");\n";
     }
+  // The images are in NAME.images.o (ImageObject.h), so that an edit
+  // inside a kernel leaves these bytes as they are.
+  std::vector<const Artifact *> images = getDeviceImages(artifacts);
+  std::string imagesName = "nullptr";
+  if (!images.empty()) {
+    std::vector<std::string> functions;
+    for (const CxxKernelNames &cxx : *names)
+      functions.push_back(cxx.function);
+    imagesName =
+        getImageTableSymbol(options.name, options.cppNamespace, functions);
+    auto object = emitImageObject(artifacts, imagesName, options.name);
+    if (!object)
+      return object.takeError();
+    out.imageObject = std::move(*object);
+    std::vector<llvm::StringRef> targets;
+    for (const Artifact *image : images)
+      targets.push_back(image->target);
+    source << "\n// The device images (" << llvm::join(targets, ", ")
+           << "), in " << options.name << ".images.o.\n"
+           << "extern \"C\" const " << kDetail << "Image " << imagesName
+           << "[];\n";
+  }
   source << "\nnamespace {\n";
-  std::vector<std::string> images;
-  emitImages(source, artifacts, images);
-  source << "\n";
-  std::string imagesName =
-      emitArray(source, (kDetail + "Image").str(), "kImages", images);
   source << "extern const " << kDetail << "Module kModule;\n";
   std::vector<std::string> tables;
   for (const KernelInterface &kernel : kernels) {

@@ -3,10 +3,16 @@
 // The target step's last product for build systems: NAME.accy.h declares one
 // typed C++ function per kernel (accy::TensorView per parameter, a stream,
 // an accy::Status back) and NAME.accy.cpp defines them over Accy::runtime,
-// with every device image of the file as a byte array and a registration
-// table (accy/runtime/Kernel.h) describing each kernel's parameters, memory
-// plan and launches. Plain C++17: no assembler directives, any compiler.
-// See docs/runtime.md.
+// with a registration table (accy/runtime/Kernel.h) describing each kernel's
+// parameters, memory plan and launches. Plain C++17, any compiler.
+//
+// The device images are not in the C++ but in NAME.images.o, an object
+// written directly by LLVM (ImageObject.h) whose table the source names by
+// one extern symbol. As string literals in the source they made every edit
+// inside a kernel change NAME.accy.cpp, megabytes of it, and its C++ compile
+// was half of the rebuild; now the source depends only on the kernels'
+// signatures and launch layouts, and stays byte-identical under an edit of
+// a kernel's body. See docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_TARGET_EMBEDDING_H
@@ -64,10 +70,12 @@ struct EmbeddingOptions {
 struct EmbeddingSources {
   std::string header;
   std::string source;
+  /// NAME.images.o (ImageObject.h); empty when the file has no GPU target.
+  std::string imageObject;
 };
 
-/// NAME.accy.h and NAME.accy.cpp for `kernels` and the file's `artifacts`
-/// (linkFileArtifacts). Deterministic.
+/// NAME.accy.h, NAME.accy.cpp and NAME.images.o for `kernels` and the
+/// file's `artifacts` (linkFileArtifacts). Deterministic.
 llvm::Expected<EmbeddingSources>
 generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
                   llvm::ArrayRef<Artifact> artifacts,

@@ -1,7 +1,7 @@
 //===- Kernel.h - What generated code tells the runtime ---------*- C++ -*-===//
 //
 // The registration table that `accyc stage target` writes into NAME.accy.cpp:
-// per file a Module (the embedded device images and the kernels), per kernel
+// per file a Module (the device images, in NAME.images.o, and the kernels), per kernel
 // its parameters (element type, static sizes and symbolic dimension names),
 // the intermediate buffers of its memory plan and, per GPU target, the
 // launches in order. Sizes that depend on the tensors' shapes live in
@@ -17,17 +17,27 @@
 
 #include "accy/Runtime.h"
 
+#include <cstddef>
+
 namespace accy::detail {
 
-enum class ImageFormat : uint8_t { Ptx, Hsaco };
+/// The values are those NAME.images.o holds.
+enum class ImageFormat : uint8_t { Ptx = 0, Hsaco = 1 };
 
-/// One device image of a file: PTX text or an AMDGPU code object.
+/// One device image of a file: PTX text or an AMDGPU code object. A file's
+/// array of them is not C++: accyc writes it into NAME.images.o with LLVM
+/// (core/lib/Target/ImageObject.cpp), laid out as asserted below.
 struct Image {
   const char *target; // "sm_90", "gfx942"
   ImageFormat format;
-  const unsigned char *bytes;
+  const unsigned char *bytes; // followed by a 0, which `size` leaves out
   size_t size;
 };
+static_assert(sizeof(void *) == 8 && sizeof(size_t) == 8 &&
+                  offsetof(Image, format) == 8 &&
+                  offsetof(Image, bytes) == 16 &&
+                  offsetof(Image, size) == 24 && sizeof(Image) == 32,
+              "NAME.images.o lays Image out as {ptr, i8, ptr, i64}");
 
 /// A dimension of a parameter: a static size, or a named symbolic one.
 struct Dim {
