@@ -27,19 +27,6 @@ using namespace accy::test;
 
 namespace {
 
-const char *kSource = R"(
-kernel scale(x: f32[N, D], s: f32[D]) -> f32[N, D] {
-  return x * s + 1.0;
-}
-kernel softmax_rows(x: f32[N, D]) -> f32[N, D] {
-  let e = exp(x - max(x, axis=1, keepdims=true));
-  return e / sum(e, axis=1, keepdims=true);
-}
-kernel project(x: f32[N, K], w: f32[K, M]) -> f32[N, M] {
-  return tanh(x @ w);
-}
-)";
-
 /// The metadata notes of a code object: each one's kernels, by name, as
 /// YAML text of their maps.
 std::vector<std::map<std::string, std::string>>
@@ -99,34 +86,42 @@ std::vector<KernelCode> kernelCode(const std::vector<mlir::ModuleOp> &kernels,
   return code;
 }
 
+/// kKernelShapes compiled for gfx90a and gfx942: its kernel modules.
+struct AMDGPUCompile {
+  std::unique_ptr<mlir::MLIRContext> context = makeContext();
+  Compilation compilation;
+  std::vector<mlir::ModuleOp> kernels;
+
+  AMDGPUCompile() {
+    CompileOptions options = defaultOptions();
+    options.stages.targets = {"gfx90a", "gfx942"};
+    Compiler compiler(*context, options);
+    compilation = compiler.compileBuffer("/virtual/objects.accy", kKernelShapes);
+    REQUIRE(compilation.succeeded());
+    kernels = target::getKernelModules(compilation.product(StageId::Target));
+    REQUIRE(kernels.size() == 4);
+  }
+};
+
 } // namespace
 
 TEST_CASE("a file's AMDGPU code object links its kernels' objects with one "
           "metadata note",
           "[code-objects]") {
-  auto context = makeContext();
-  CompileOptions options = defaultOptions();
-  options.stages.targets = {"gfx90a", "gfx942"};
-  Compiler compiler(*context, options);
-  Compilation c = compiler.compileBuffer("/virtual/objects.accy", kSource);
-  REQUIRE(c.succeeded());
-  std::vector<mlir::ModuleOp> kernels =
-      target::getKernelModules(c.product(StageId::Target));
-  REQUIRE(kernels.size() == 3);
-
-  auto artifacts = target::linkFileArtifacts(kernels, "objects");
+  AMDGPUCompile compiled;
+  auto artifacts = target::linkFileArtifacts(compiled.kernels, "objects");
   REQUIRE(succeeded(artifacts.takeError()));
   REQUIRE(artifacts->size() == 2);
   for (const target::Artifact &artifact : *artifacts) {
     INFO(artifact.target);
     // Every kernel's own code object: its one note.
     std::map<std::string, std::string> expected;
-    for (const KernelCode &code : kernelCode(kernels, artifact.target)) {
+    for (const KernelCode &code : kernelCode(compiled.kernels, artifact.target)) {
       auto own = metadataNotes(code.codeObject);
       REQUIRE(own.size() == 1);
       expected.insert(own[0].begin(), own[0].end());
     }
-    REQUIRE(expected.size() >= 3); // a row reduction has two launches
+    REQUIRE(expected.size() >= 4); // a row reduction has two launches
     auto linked = metadataNotes(artifact.bytes);
     REQUIRE(linked.size() == 1);
     CHECK(linked[0] == expected);
@@ -135,16 +130,9 @@ TEST_CASE("a file's AMDGPU code object links its kernels' objects with one "
 
 TEST_CASE("code objects of two AMDGPU targets do not link into one",
           "[code-objects]") {
-  auto context = makeContext();
-  CompileOptions options = defaultOptions();
-  options.stages.targets = {"gfx90a", "gfx942"};
-  Compiler compiler(*context, options);
-  Compilation c = compiler.compileBuffer("/virtual/objects.accy", kSource);
-  REQUIRE(c.succeeded());
-  std::vector<mlir::ModuleOp> kernels =
-      target::getKernelModules(c.product(StageId::Target));
-  std::string gfx90a = kernelCode(kernels, "gfx90a")[0].relocatable;
-  std::string gfx942 = kernelCode(kernels, "gfx942")[1].relocatable;
+  AMDGPUCompile compiled;
+  std::string gfx90a = kernelCode(compiled.kernels, "gfx90a")[0].relocatable;
+  std::string gfx942 = kernelCode(compiled.kernels, "gfx942")[1].relocatable;
   auto linked = target::linkCodeObjects({gfx90a, gfx942});
   REQUIRE(!linked);
   CHECK_THAT(llvm::toString(linked.takeError()),

@@ -11,6 +11,22 @@
 
 using namespace accy;
 
+const char *const test::kKernelShapes = R"(
+kernel scale(x: f32[N, D], s: f32[D]) -> f32[N, D] {
+  return x * s + 1.0;
+}
+kernel softmax_rows(x: f32[N, D]) -> f32[N, D] {
+  let e = exp(x - max(x, axis=1, keepdims=true));
+  return e / sum(e, axis=1, keepdims=true);
+}
+kernel project(x: f32[N, K], w: f32[K, M]) -> f32[N, M] {
+  return tanh(x @ w);
+}
+kernel half(x: f16[N]) -> f16[N] {
+  return x * x;
+}
+)";
+
 std::unique_ptr<mlir::MLIRContext> test::makeContext() {
   // The target stage initializes the LLVM backends it needs itself.
   static bool initialized = [] {

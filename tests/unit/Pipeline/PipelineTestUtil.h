@@ -12,6 +12,10 @@
 
 namespace accy::test {
 
+/// An elementwise kernel, a row reduction with its two variants, a matmul
+/// and an f16 kernel: the shapes whose code differs most per target.
+extern const char *const kKernelShapes;
+
 /// An MLIR context with every dialect and pass the core registers.
 std::unique_ptr<mlir::MLIRContext> makeContext();
 

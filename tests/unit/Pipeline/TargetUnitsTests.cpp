@@ -16,32 +16,14 @@ using namespace accy;
 using namespace accy::test;
 
 namespace {
-// An elementwise kernel, a row reduction with its two variants, a matmul
-// and an f16 kernel: the shapes whose code differs most per target.
-const char *kSource = R"(
-kernel scale(x: f32[N, D], s: f32[D]) -> f32[N, D] {
-  return x * s + 1.0;
-}
-kernel softmax_rows(x: f32[N, D]) -> f32[N, D] {
-  let e = exp(x - max(x, axis=1, keepdims=true));
-  return e / sum(e, axis=1, keepdims=true);
-}
-kernel project(x: f32[N, K], w: f32[K, M]) -> f32[N, M] {
-  return tanh(x @ w);
-}
-kernel half(x: f16[N]) -> f16[N] {
-  return x * x;
-}
-)";
-
-/// The kernel-stage products of kSource, planned for `options`' targets.
+/// The kernel-stage products of kKernelShapes, planned for `options`' targets.
 std::vector<SharedKernel> kernelStage(mlir::MLIRContext &context,
                                       const StageOptions &options,
                                       Compilation &c) {
   CompileOptions compile = defaultOptions(StageId::Kernel);
   compile.stages = options;
   Compiler compiler(context, compile);
-  c = compiler.compileBuffer("/virtual/units.accy", kSource);
+  c = compiler.compileBuffer("/virtual/units.accy", kKernelShapes);
   REQUIRE(c.succeeded());
   std::vector<SharedKernel> kernels;
   for (mlir::ModuleOp kernel : kernelModules(c.product(StageId::Kernel)))
