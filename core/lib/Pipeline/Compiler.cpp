@@ -291,11 +291,19 @@ KernelUnit Compiler::compileKernel(const Compilation &base, size_t index,
   return unit;
 }
 
-bool Compiler::hasTargetProduct(const KernelProduct &input) const {
+bool Compiler::hasTargetProduct(const KernelProduct &input) {
   std::string key = targetStageKey(options.stages, input);
   KernelStore *store = options.stages.store;
-  return targetCache.lookup(key) ||
-         (store && store->contains(StageId::Target, key));
+  if (targetCache.lookup(key))
+    return true;
+  if (!store)
+    return false;
+  if (store->contains(StageId::Target, key))
+    return true;
+  // What only a team's cache has is fetched now (checked, and kept in the
+  // local store, where the stage run finds it) instead of compiled.
+  return store->hasRemotes() &&
+         store->load(StageId::Target, key, context).has_value();
 }
 
 void Compiler::creditUnits(Compilation &c, llvm::ArrayRef<KernelUnit> units) {

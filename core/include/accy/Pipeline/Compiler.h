@@ -162,8 +162,9 @@ private:
   bool runStageOn(Compilation &c, StageId stage, const RunControl &control);
   StageId lastStageOf(const RunControl &control) const;
   /// Whether the target stage's product of `input` for every target is in
-  /// the cache or the store.
-  bool hasTargetProduct(const KernelProduct &input) const;
+  /// the cache or the store; one only a remote cache has is fetched into
+  /// the local store.
+  bool hasTargetProduct(const KernelProduct &input);
 
   mlir::MLIRContext &context;
   CompileOptions options;

@@ -130,6 +130,8 @@ public:
   /// Whether an entry of `stage` is stored under `key` (not checked: a load
   /// may still find it damaged).
   bool contains(StageId stage, llvm::StringRef key) const;
+  /// Whether remote caches are asked on a local miss.
+  bool hasRemotes() const { return remote != nullptr; }
 
   /// The warning a failed write left (once), for the front door to print.
   std::optional<std::string> takeWarning();
