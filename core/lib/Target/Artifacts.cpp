@@ -40,6 +40,10 @@ std::string Artifact::fileName(llvm::StringRef stem) const {
   return (stem + "." + target + extension).str();
 }
 
+llvm::StringRef accy::target::getLinkableProperty(TargetKind kind) {
+  return kind == TargetKind::AMDGPU ? kRelocatableProperty : kBitcodeProperty;
+}
+
 namespace {
 
 /// One target's code in a kernel module: the artifact and what links with
@@ -64,8 +68,7 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
     StringRef linkable;
     if (DictionaryAttr properties = object.getProperties())
       if (auto bytes = properties.getAs<StringAttr>(
-              profile->kind == TargetKind::AMDGPU ? kRelocatableProperty
-                                                  : kBitcodeProperty))
+              getLinkableProperty(profile->kind)))
         linkable = bytes.getValue();
     result.push_back({&*profile, object.getObject().getValue(), linkable});
   }

@@ -47,6 +47,12 @@ llvm::Expected<std::vector<Artifact>> extractArtifacts(mlir::ModuleOp kernel);
 /// else the kernel modules nested in it, in order.
 std::vector<mlir::ModuleOp> getKernelModules(mlir::ModuleOp product);
 
+/// The property of a GPU target's gpu.object that holds what links a
+/// kernel's code with the file's other kernels': the optimized bitcode
+/// (kBitcodeProperty) or, for AMDGPU, the relocatable object the code
+/// object was linked from (kRelocatableProperty).
+llvm::StringRef getLinkableProperty(TargetKind kind);
+
 /// Links the artifacts of all `kernels`, target by target: one artifact per
 /// target that every kernel has, containing all their kernels (it is an
 /// error if the kernels were compiled for different targets). `stem` names

@@ -15,6 +15,7 @@
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 #include "accy/Support/CrashContainment.h"
+#include "accy/Target/Artifacts.h"
 #include "accy/Target/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -173,13 +174,13 @@ struct SerializePass
   void recordGPUModule(gpu::GPUModuleOp module, CodegenJob &job) {
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
-    bool nvptx = job.profile->kind == target::TargetKind::NVPTX;
-    auto format = nvptx ? gpu::CompilationTarget::Assembly
-                        : gpu::CompilationTarget::Binary;
+    auto format = job.profile->kind == target::TargetKind::NVPTX
+                      ? gpu::CompilationTarget::Assembly
+                      : gpu::CompilationTarget::Binary;
     auto object = gpu::ObjectAttr::get(
         ctx, module.getTargetsAttr()[0], format, b.getStringAttr(job.artifact),
         b.getDictionaryAttr({b.getNamedAttr(
-            nvptx ? kBitcodeProperty : kRelocatableProperty,
+            target::getLinkableProperty(job.profile->kind),
             b.getStringAttr(job.linkable))}));
     OpBuilder builder(ctx);
     builder.setInsertionPointAfter(module);
