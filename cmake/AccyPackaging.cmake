@@ -26,9 +26,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # dpkg-shlibdeps names the Debian libraries the tools load (libc6,
 # libstdc++6, zlib, zstd, ...), in the versions this build linked.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# What accy_add_kernels() needs to build a user's project, and ld.lld,
-# which accyc runs to link AMDGPU code objects.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.25), ninja-build, g++ | c++-compiler, lld-19")
+# What accy_add_kernels() needs to build a user's project; ld.lld, which
+# accyc runs to link AMDGPU code objects; libcurl4, which it opens (dlopen,
+# so dpkg-shlibdeps does not see it) for an HTTP remote cache.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.25), ninja-build, g++ | c++-compiler, lld-19, libcurl4")
 # xz, the archive's default: 32 MB in ~50 s on two cores. The test of the
 # package (tests/install) asks for gzip, 48 MB in ~7 s; dpkg reads zstd too
 # (45 MB, ~5 s), but Debian's archive does not take it.

@@ -112,5 +112,6 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
       llvm::errs() << "accyc: warning: " << llvm::toString(written.takeError())
                    << "\n";
   printReports(llvm::outs(), c.records(), options);
+  keepUntilExit(std::move(c));
   return ExitOk;
 }

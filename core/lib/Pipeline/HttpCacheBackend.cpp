@@ -15,15 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CurlLibrary.h"
 #include "RemoteBackends.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
 
-#include <curl/curl.h>
-
 #include <cstdlib>
-#include <mutex>
 
 using namespace accy;
 
@@ -186,7 +184,8 @@ struct Response {
 
 class HttpCacheBackend : public RemoteBackend {
 public:
-  HttpCacheBackend(const RemoteBackendConfig &config, CURL *curl);
+  HttpCacheBackend(const RemoteBackendConfig &config,
+                   const CurlLibrary &lib, CURL *curl);
   ~HttpCacheBackend() override;
   RemoteAnswer get(llvm::StringRef key) override;
   RemoteAnswer put(llvm::StringRef key, llvm::StringRef bytes) override;
@@ -201,6 +200,7 @@ private:
   RemoteBackendConfig config;
   std::string base;            // the URL, without a trailing slash
   std::string password, token; // masked in every message
+  const CurlLibrary &lib;
   CURL *curl;
   curl_slist *headers = nullptr;
 };
@@ -211,27 +211,27 @@ static std::string acPath(llvm::StringRef key) {
 }
 
 HttpCacheBackend::HttpCacheBackend(const RemoteBackendConfig &config,
-                                   CURL *curl)
+                                   const CurlLibrary &lib, CURL *curl)
     : config(config), base(llvm::StringRef(config.url).rtrim('/').str()),
-      curl(curl) {
+      lib(lib), curl(curl) {
   llvm::StringRef authority =
       llvm::StringRef(config.url).split("://").second.split('/').first;
   if (authority.contains('@'))
     password = authority.rsplit('@').first.split(':').second.str();
   // No "Expect: 100-continue": a server that does not answer it would cost
   // every upload a second.
-  headers = curl_slist_append(headers, "Expect:");
+  headers = lib.slistAppend(headers, "Expect:");
   if (!config.bearerTokenEnv.empty())
     if (const char *value = std::getenv(config.bearerTokenEnv.c_str())) {
-      headers = curl_slist_append(
+      headers = lib.slistAppend(
           headers, ("Authorization: Bearer " + std::string(value)).c_str());
       token = value;
     }
 }
 
 HttpCacheBackend::~HttpCacheBackend() {
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
+  lib.slistFreeAll(headers);
+  lib.easyCleanup(curl);
 }
 
 static size_t appendBody(char *data, size_t size, size_t count, void *out) {
@@ -243,32 +243,32 @@ Response HttpCacheBackend::request(Method method, const std::string &path,
                                    llvm::StringRef body) {
   Response response;
   char error[CURL_ERROR_SIZE] = "";
-  curl_easy_reset(curl);
+  lib.easyReset(curl);
   std::string url = base + path;
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+  lib.easySetopt(curl, CURLOPT_URL, url.c_str());
+  lib.easySetopt(curl, CURLOPT_NOSIGNAL, 1L);
+  lib.easySetopt(curl, CURLOPT_ERRORBUFFER, error);
+  lib.easySetopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
                    long(config.connectTimeoutMs));
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, long(config.timeoutMs));
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendBody);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
+  lib.easySetopt(curl, CURLOPT_TIMEOUT_MS, long(config.timeoutMs));
+  lib.easySetopt(curl, CURLOPT_HTTPHEADER, headers);
+  lib.easySetopt(curl, CURLOPT_WRITEFUNCTION, appendBody);
+  lib.easySetopt(curl, CURLOPT_WRITEDATA, &response.body);
   if (!config.caFile.empty())
-    curl_easy_setopt(curl, CURLOPT_CAINFO, config.caFile.c_str());
+    lib.easySetopt(curl, CURLOPT_CAINFO, config.caFile.c_str());
   if (method == Method::Head)
-    curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    lib.easySetopt(curl, CURLOPT_NOBODY, 1L);
   if (method == Method::Put) {
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+    lib.easySetopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
+    lib.easySetopt(curl, CURLOPT_POSTFIELDS, body.data());
+    lib.easySetopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
                      curl_off_t(body.size()));
   }
-  response.code = curl_easy_perform(curl);
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  response.code = lib.easyPerform(curl);
+  lib.easyGetinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
   if (response.code != CURLE_OK)
     response.error = withoutSecret(
-        withoutSecret(*error ? error : curl_easy_strerror(response.code),
+        withoutSecret(*error ? error : lib.easyStrerror(response.code),
                       password),
         token);
   return response;
@@ -346,11 +346,12 @@ RemoteAnswer HttpCacheBackend::put(llvm::StringRef key, llvm::StringRef bytes) {
 
 llvm::Expected<std::unique_ptr<RemoteBackend>>
 accy::createHttpBackend(const RemoteBackendConfig &config) {
-  static std::once_flag initialized;
-  std::call_once(initialized, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-  CURL *curl = curl_easy_init();
+  llvm::Expected<const CurlLibrary &> lib = loadCurlLibrary();
+  if (!lib)
+    return lib.takeError();
+  CURL *curl = lib->easyInit();
   if (!curl)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "libcurl cannot make a handle");
-  return std::make_unique<HttpCacheBackend>(config, curl);
+  return std::make_unique<HttpCacheBackend>(config, *lib, curl);
 }
