@@ -6,6 +6,7 @@
 #include "accy/Pipeline/StageFile.h"
 
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace accy;
@@ -43,6 +44,10 @@ int accy::driver::runShow(mlir::MLIRContext &context, const Options &options) {
     llvm::errs() << "accyc: " << llvm::toString(product.takeError()) << "\n";
     return ExitDiagnostics;
   }
+  // Stage files are read unverified (StageFile.h); an op's printer may
+  // rely on what its verifier checks. The verifier reports on stderr.
+  if (mlir::failed(mlir::verify(**product)))
+    return ExitDiagnostics;
   (*product)->print(llvm::outs(), flags);
   llvm::outs() << "\n";
   return ExitOk;

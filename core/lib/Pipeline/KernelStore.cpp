@@ -169,28 +169,37 @@ static std::string entryHeader(StageId stage, llvm::StringRef key,
       .str();
 }
 
-/// The entry in `data`, when its header is well formed and the bytes
-/// after it are exactly as long and hash as it says.
-static std::optional<Entry> parseEntry(llvm::StringRef data) {
-  auto [header, bytes] = data.split('\n');
-  if (header.size() == data.size())
-    return std::nullopt;
+/// An entry's header line (without its newline), when it is well formed;
+/// `size` is the length it gives the bytes.
+static std::optional<Entry> parseEntryHeader(llvm::StringRef header,
+                                             uint64_t &size) {
   llvm::SmallVector<llvm::StringRef> fields;
   header.split(fields, ' ');
   if (fields.size() != 7 || fields[0] != kMagic || fields[1] != "1")
     return std::nullopt;
   Entry entry;
   std::optional<StageId> stage = parseStageName(fields[2]);
-  uint64_t size;
   if (!stage || fields[4].getAsInteger(16, entry.fingerprint) ||
-      fields[6].getAsInteger(10, size) || size != bytes.size())
+      fields[6].getAsInteger(10, size))
     return std::nullopt;
   entry.stage = *stage;
   entry.key = fields[3].str();
   entry.contentHash = fields[5].str();
-  entry.bytes = bytes;
-  if (accy::contentHash(bytes) != entry.contentHash)
+  return entry;
+}
+
+/// The entry in `data`, when its header is well formed and the bytes
+/// after it are exactly as long and hash as it says.
+static std::optional<Entry> parseEntry(llvm::StringRef data) {
+  auto [header, bytes] = data.split('\n');
+  if (header.size() == data.size())
     return std::nullopt;
+  uint64_t size;
+  std::optional<Entry> entry = parseEntryHeader(header, size);
+  if (!entry || size != bytes.size() ||
+      accy::contentHash(bytes) != entry->contentHash)
+    return std::nullopt;
+  entry->bytes = bytes;
   return entry;
 }
 
@@ -226,6 +235,33 @@ bool KernelStore::contains(StageId stage, llvm::StringRef key) const {
   return fs::exists(entryPath(stage, key));
 }
 
+std::optional<std::string>
+KernelStore::recordedContentHash(StageId stage, llvm::StringRef key) const {
+  llvm::Expected<fs::file_t> file = fs::openNativeFileForRead(entryPath(stage, key));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return std::nullopt;
+  }
+  // A header is under 200 bytes: magic, version, stage, two hashes, a
+  // fingerprint and a size.
+  char buffer[512];
+  llvm::Expected<size_t> read = fs::readNativeFile(*file, buffer);
+  fs::closeFile(*file);
+  if (!read) {
+    llvm::consumeError(read.takeError());
+    return std::nullopt;
+  }
+  llvm::StringRef data(buffer, *read);
+  size_t newline = data.find('\n');
+  if (newline == llvm::StringRef::npos)
+    return std::nullopt;
+  uint64_t size;
+  std::optional<Entry> entry = parseEntryHeader(data.take_front(newline), size);
+  if (!entry || entry->stage != stage || entry->key != key)
+    return std::nullopt;
+  return entry->contentHash;
+}
+
 std::string KernelStore::entryPath(StageId stage, llvm::StringRef key) const {
   llvm::SmallString<256> p(config_.directory);
   path::append(p, kSchema, stageName(stage), key.take_front(2), key);
@@ -240,7 +276,9 @@ parseLoaded(StageId stage, llvm::StringRef key, llvm::StringRef data,
   std::optional<Entry> entry = parseEntry(data);
   if (!entry || entry->stage != stage || entry->key != key)
     return std::nullopt;
-  mlir::ParserConfig parserConfig(&context);
+  // The store's entries were verified when they were made, by this
+  // compiler build (the key says so), and their content hash is checked.
+  mlir::ParserConfig parserConfig(&context, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(entry->bytes, parserConfig);
   // A product that does not name its own key is not this entry's either.

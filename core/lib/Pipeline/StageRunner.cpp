@@ -271,6 +271,16 @@ public:
     llvm::StringRef pipeline = stagePipelineName(stage);
     std::string name = kernelName(kernel).str();
     FailureCapture capture(kernel.getContext());
+    // Stage files and store entries are read without verification (their
+    // producer verified them, and a checksum vouches for their bytes): a
+    // kernel is verified here, before a pass works on it, and only kernels
+    // that are compiled pay for it.
+    if (failed(mlir::verify(kernel))) {
+      for (FailureRecord &r :
+           capture.records(pipeline, "", name, kernel, sourceMap))
+        failures.push_back(std::move(r));
+      return failure();
+    }
     LogicalResult result = failure();
     NestedCrash nested;
     running.add(kernel, &nested);

@@ -130,6 +130,12 @@ public:
   /// Whether an entry of `stage` is stored under `key` (not checked: a load
   /// may still find it damaged).
   bool contains(StageId stage, llvm::StringRef key) const;
+  /// The content hash the local entry of `stage` under `key` records in
+  /// its header, read without the entry's bytes; none without one. For a
+  /// product read from a stage file whose kernel has that key: by key the
+  /// same bytes, whose hash is then not computed again.
+  std::optional<std::string> recordedContentHash(StageId stage,
+                                                 llvm::StringRef key) const;
   /// Whether remote caches are asked on a local miss.
   bool hasRemotes() const { return remote != nullptr; }
 

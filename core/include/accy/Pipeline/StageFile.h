@@ -38,7 +38,9 @@ public:
 /// CorruptStageFileError. Other bad files (truncated, not MLIR) give an
 /// error naming the file, never a crash. Bytecode without a checksum (older
 /// accyc, other MLIR tools) and MLIR text are refused: MLIR's readers crash
-/// on some damaged input, so they only see bytes accyc wrote.
+/// on some damaged input, so they only see bytes accyc wrote. The product
+/// is not verified: accyc verified it when it made it, and the engine
+/// verifies a kernel again before a pass works on it.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 readProductFile(mlir::MLIRContext &context, llvm::StringRef path);
 
