@@ -8,6 +8,8 @@
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/StageFile.h"
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -296,4 +298,37 @@ TEST_CASE("writers of one file at once never see each other's temporary",
        it.increment(ec))
     ++entries;
   CHECK(entries == 1);
+}
+
+TEST_CASE("a stage file read unverified: its kernel is verified before a "
+          "pass runs on it",
+          "[stagefile]") {
+  TempDir dir;
+  auto context = makeContext();
+  Compiler compiler(*context, defaultOptions(StageId::Contract));
+  Compilation c = compiler.compileBuffer(
+      "/virtual/k.accy", "kernel k(x: f32[N]) -> f32[N] { return x + 1.0; }");
+  REQUIRE(c.succeeded());
+  // IR its verifier rejects, in a file with a valid checksum: as a
+  // compiler bug or another accyc build could leave it.
+  mlir::ModuleOp product = c.product(StageId::Contract);
+  auto kernels = kernelModules(product);
+  REQUIRE(kernels.size() == 1);
+  auto builder = mlir::OpBuilder::atBlockBegin(kernels.front().getBody());
+  builder.create<mlir::UnrealizedConversionCastOp>(
+      kernels.front().getLoc(), mlir::TypeRange(), mlir::ValueRange());
+  std::string path = dir.file("k.contract.mlirbc");
+  REQUIRE(written(writeFileIfChanged(path, stageFileBytes(product))));
+
+  auto read = readProductFile(*context, path);
+  REQUIRE(static_cast<bool>(read));
+  Compiler next(*context, defaultOptions(StageId::Tensor));
+  Compilation resumed =
+      next.compileFrom(std::move(*read), StageId::Contract, SourceMap());
+  CHECK_FALSE(resumed.succeeded());
+  std::vector<FailureRecord> failures = resumed.failures();
+  REQUIRE(failures.size() == 1);
+  CHECK(failures.front().kind == FailureKind::Verifier);
+  CHECK(failures.front().pass.empty()); // before the stage's first pass
+  CHECK(failures.front().op == "builtin.unrealized_conversion_cast");
 }
