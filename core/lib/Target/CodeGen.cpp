@@ -95,13 +95,21 @@ static llvm::Error makeError(const llvm::Twine &message) {
                                  message.str());
 }
 
-/// One fixed configuration per profile: the same options on every machine.
-static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(const TargetProfile &profile) {
+llvm::Expected<const llvm::Target &>
+accy::target::getBackend(const TargetProfile &profile) {
   std::string error;
   const llvm::Target *target = lookupBackend(profile, error);
   if (!target)
     return makeError("no LLVM backend for " + profile.triple + ": " + error);
+  return *target;
+}
+
+/// One fixed configuration per profile: the same options on every machine.
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const TargetProfile &profile) {
+  llvm::Expected<const llvm::Target &> target = getBackend(profile);
+  if (!target)
+    return target.takeError();
   llvm::TargetOptions options;
   // IEEE semantics: no contraction of separate multiplies and adds.
   options.AllowFPOpFusion = llvm::FPOpFusion::Standard;

@@ -20,9 +20,13 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class Target;
 } // namespace llvm
 
 namespace accy::target {
+
+/// The LLVM backend of `profile`, registered on first use (thread-safe).
+llvm::Expected<const llvm::Target &> getBackend(const TargetProfile &profile);
 
 /// External functions a host object may call: the C allocator and the
 /// memory intrinsics' library forms (docs/abi.md).
