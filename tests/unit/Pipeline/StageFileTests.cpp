@@ -77,13 +77,19 @@ TEST_CASE("an unwritable location is an error value", "[stagefile]") {
         std::string::npos);
 }
 
+/// One kernel compiled as far as `compiler` goes.
+static Compilation compileOneKernel(Compiler &compiler) {
+  Compilation c = compiler.compileBuffer(
+      "/virtual/k.accy", "kernel k(x: f32[N]) -> f32[N] { return x + 1.0; }");
+  REQUIRE(c.succeeded());
+  return c;
+}
+
 TEST_CASE("corrupt and truncated stage files give errors", "[stagefile]") {
   TempDir dir;
   auto context = makeContext();
   Compiler compiler(*context, defaultOptions(StageId::Contract));
-  Compilation c = compiler.compileBuffer(
-      "/virtual/k.accy", "kernel k(x: f32[N]) -> f32[N] { return x + 1.0; }");
-  REQUIRE(c.succeeded());
+  Compilation c = compileOneKernel(compiler);
   std::string bytes = stageFileBytes(c.product(StageId::Contract));
 
   std::string good = dir.file("good.contract.mlirbc");
@@ -205,9 +211,7 @@ TEST_CASE("a stage file carries a checksum that catches any changed byte",
   TempDir dir;
   auto context = makeContext();
   Compiler compiler(*context, defaultOptions(StageId::Contract));
-  Compilation c = compiler.compileBuffer(
-      "/virtual/k.accy", "kernel k(x: f32[N]) -> f32[N] { return x + 1.0; }");
-  REQUIRE(c.succeeded());
+  Compilation c = compileOneKernel(compiler);
   mlir::ModuleOp product = c.product(StageId::Contract);
   std::string bytes = stageFileBytes(product);
   CHECK(bytes == stageFileBytes(product));
@@ -306,9 +310,7 @@ TEST_CASE("a stage file read unverified: its kernel is verified before a "
   TempDir dir;
   auto context = makeContext();
   Compiler compiler(*context, defaultOptions(StageId::Contract));
-  Compilation c = compiler.compileBuffer(
-      "/virtual/k.accy", "kernel k(x: f32[N]) -> f32[N] { return x + 1.0; }");
-  REQUIRE(c.succeeded());
+  Compilation c = compileOneKernel(compiler);
   // IR its verifier rejects, in a file with a valid checksum: as a
   // compiler bug or another accyc build could leave it.
   mlir::ModuleOp product = c.product(StageId::Contract);
