@@ -249,7 +249,7 @@ Response HttpCacheBackend::request(Method method, const std::string &path,
   lib.easySetopt(curl, CURLOPT_NOSIGNAL, 1L);
   lib.easySetopt(curl, CURLOPT_ERRORBUFFER, error);
   lib.easySetopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
-                   long(config.connectTimeoutMs));
+                 long(config.connectTimeoutMs));
   lib.easySetopt(curl, CURLOPT_TIMEOUT_MS, long(config.timeoutMs));
   lib.easySetopt(curl, CURLOPT_HTTPHEADER, headers);
   lib.easySetopt(curl, CURLOPT_WRITEFUNCTION, appendBody);
@@ -262,7 +262,7 @@ Response HttpCacheBackend::request(Method method, const std::string &path,
     lib.easySetopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
     lib.easySetopt(curl, CURLOPT_POSTFIELDS, body.data());
     lib.easySetopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                     curl_off_t(body.size()));
+                   curl_off_t(body.size()));
   }
   response.code = lib.easyPerform(curl);
   lib.easyGetinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
