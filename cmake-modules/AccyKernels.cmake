@@ -1,6 +1,7 @@
-# accy_add_kernels(): compiles .accy files into a static library, one build
-# step per compiler stage, so a build system reruns exactly the stages whose
-# input changed. See docs/cmake.md.
+# accy_add_kernels(): compiles .accy files into a static library of
+# launchers and the objects that accyc writes, one build step per compiler
+# stage, so a build system reruns exactly the stages whose input changed.
+# See docs/cmake.md.
 #
 # Each source runs through seven `accyc stage` commands:
 #
@@ -13,9 +14,14 @@
 # the semantic step, finds its product unchanged and stops there.
 include_guard(GLOBAL)
 cmake_policy(PUSH)
-# DEPFILE paths relative to the binary directory (CMP0116) and
 # cmake_parse_arguments(PARSE_ARGV) keeping empty values.
 cmake_policy(VERSION 3.25)
+# Ninja reads the semantic step's depfile as accyc writes it. Under the new
+# behaviour (CMP0116) CMake appends `cmake -E cmake_transform_depfile` to
+# the step, a second process costing about a third of a semantic step;
+# accyc writes absolute paths and names the output as Ninja does
+# (--depfile-target), which is what the transform would produce.
+cmake_policy(SET CMP0116 OLD)
 
 set(ACCY_TARGETS "host;sm_90" CACHE STRING
   "Targets accy_add_kernels() compiles for when TARGETS is not given: host, sm_80, sm_90, gfx90a, gfx942")
@@ -41,9 +47,10 @@ set(_ACCY_STAGES semantic contract tensor dispatch memory kernel target
 #   [LAUNCHER <command>...])     before every stage step; default:
 #                                ${ACCY_LAUNCHER}
 #
-# Creates the static library <name>: the generated launchers and host
-# objects, with the generated headers' directory and Accy::runtime as usage
-# requirements. For each source FILE.accy, `#include "FILE.accy.h"`.
+# Creates the static library <name> of the generated launchers. Its usage
+# requirements are the generated headers' directory, Accy::runtime and the
+# objects accyc writes (device images, host code), which every program using
+# <name> links directly. For each source FILE.accy, `#include "FILE.accy.h"`.
 # ---------------------------------------------------------------------------
 function(accy_add_kernels name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAMESPACE"
@@ -60,7 +67,8 @@ function(accy_add_kernels name)
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}.accy")
   _accy_write_stage_flags(${name} "${out_dir}")
 
-  set(library_sources)
+  set(launchers)
+  set(objects)
   set(stems)
   foreach(source IN LISTS ARG_SOURCES)
     cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
@@ -72,13 +80,22 @@ function(accy_add_kernels name)
         "accy_add_kernels() libraries, or rename one.")
     endif()
     list(APPEND stems ${stem})
-    _accy_add_stage_commands(${name} "${source}" ${stem} "${out_dir}" outputs)
-    list(APPEND library_sources ${outputs})
+    _accy_add_stage_commands(${name} "${source}" ${stem} "${out_dir}"
+      launcher file_objects)
+    list(APPEND launchers ${launcher})
+    list(APPEND objects ${file_objects})
   endforeach()
 
-  add_library(${name} STATIC ${library_sources})
+  add_library(${name} STATIC ${launchers})
   target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${out_dir}>")
   target_link_libraries(${name} PUBLIC Accy::runtime)
+  # accyc's objects are not archived: a link names them by path (and Ninja
+  # relinks when one changes), so an edit inside a kernel rewrites
+  # F.images.o and relinks the programs, and the archive, whose
+  # `ar qc` + `ranlib` cost a third of such a rebuild, stays as it was.
+  foreach(object IN LISTS objects)
+    target_link_libraries(${name} INTERFACE "$<BUILD_INTERFACE:${object}>")
+  endforeach()
   target_compile_features(${name} PUBLIC cxx_std_17)
   set_target_properties(${name} PROPERTIES
     LINKER_LANGUAGE CXX
@@ -165,10 +182,11 @@ function(_accy_write_stage_flags name out_dir)
   endforeach()
 endfunction()
 
-# One custom command per stage of `source`; sets `outputs_var` to what the
-# library compiles (the generated launcher) and links (the images object
-# and the host object).
-function(_accy_add_stage_commands name source stem out_dir outputs_var)
+# One custom command per stage of `source`; sets `launcher_var` to the
+# generated launcher, which the library compiles, and `objects_var` to the
+# objects programs link (the images object and the host object).
+function(_accy_add_stage_commands name source stem out_dir launcher_var
+    objects_var)
   set(input "${source}")
   cmake_path(RELATIVE_PATH source BASE_DIRECTORY "${CMAKE_SOURCE_DIR}"
     OUTPUT_VARIABLE shown_source)
@@ -190,9 +208,16 @@ function(_accy_add_stage_commands name source stem out_dir outputs_var)
       set(byproducts BYPRODUCTS "${out_dir}/${stem}.srcmap.json")
       set(depfile "${out_dir}/${stem}.semantic.d")
       set(extra_args --depfile "${depfile}")
+      if(CMAKE_GENERATOR MATCHES "Ninja")
+        # Ninja names an output inside the build tree by its path from
+        # the top of it.
+        cmake_path(RELATIVE_PATH output BASE_DIRECTORY "${CMAKE_BINARY_DIR}"
+          OUTPUT_VARIABLE ninja_output)
+        list(APPEND extra_args --depfile-target "${ninja_output}")
+      endif()
       set(depfile_args DEPFILE "${depfile}")
     elseif(stage STREQUAL "target")
-      _accy_target_outputs(${stem} "${out_dir}" extra_outputs library_sources)
+      _accy_target_outputs(${stem} "${out_dir}" extra_outputs objects)
     endif()
     add_custom_command(
       OUTPUT "${output}" ${extra_outputs}
@@ -207,14 +232,15 @@ function(_accy_add_stage_commands name source stem out_dir outputs_var)
       VERBATIM)
     set(input "${output}")
   endforeach()
-  set(${outputs_var} ${library_sources} PARENT_SCOPE)
+  set(${launcher_var} "${out_dir}/${stem}.accy.cpp" PARENT_SCOPE)
+  set(${objects_var} ${objects} PARENT_SCOPE)
 endfunction()
 
 # What the target stage writes besides its stage file, and which of those
-# the library compiles.
-function(_accy_target_outputs stem out_dir outputs_var sources_var)
+# are objects to link.
+function(_accy_target_outputs stem out_dir outputs_var objects_var)
   set(outputs "${out_dir}/${stem}.accy.h" "${out_dir}/${stem}.accy.cpp")
-  set(sources "${out_dir}/${stem}.accy.cpp")
+  set(objects)
   # The device images are an object of their own, so that an edit inside a
   # kernel changes it and leaves the launcher's source, and its C++ compile,
   # as they were. A file built for the host alone has none.
@@ -222,16 +248,14 @@ function(_accy_target_outputs stem out_dir outputs_var sources_var)
   list(REMOVE_ITEM gpu_targets host)
   if(gpu_targets)
     set(images "${out_dir}/${stem}.images.o")
-    set_source_files_properties("${images}" PROPERTIES EXTERNAL_OBJECT TRUE)
     list(APPEND outputs "${images}")
-    list(APPEND sources "${images}")
+    list(APPEND objects "${images}")
   endif()
   foreach(target IN LISTS ARG_TARGETS)
     if(target STREQUAL "host")
       set(object "${out_dir}/${stem}.host.o")
-      set_source_files_properties("${object}" PROPERTIES EXTERNAL_OBJECT TRUE)
       list(APPEND outputs "${object}")
-      list(APPEND sources "${object}")
+      list(APPEND objects "${object}")
     elseif(target MATCHES "^sm_")
       list(APPEND outputs "${out_dir}/${stem}.${target}.ptx")
     else()
@@ -239,7 +263,7 @@ function(_accy_target_outputs stem out_dir outputs_var sources_var)
     endif()
   endforeach()
   set(${outputs_var} ${outputs} PARENT_SCOPE)
-  set(${sources_var} ${sources} PARENT_SCOPE)
+  set(${objects_var} ${objects} PARENT_SCOPE)
 endfunction()
 
 cmake_policy(POP)

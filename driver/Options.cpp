@@ -21,10 +21,12 @@ commands:
                                   --namespace NS) and NAME.stamps.json
   stage STAGE INPUT -o OUTPUT     run one stage (semantic takes FILE.accy,
         [--depfile F]             the others the previous stage's file;
-        [--namespace NS]          target also writes NAME.accy.h/.cpp,
-        [--record F]              launch functions in namespace NS; F gets
-                                  the stage's record as JSON: status, time,
-                                  kernels compiled, stored and reused)
+        [--depfile-target T]      semantic writes a depfile for target T,
+        [--namespace NS]          default OUTPUT; target also writes
+        [--record F]              NAME.accy.h/.cpp, launch functions in
+                                  namespace NS; F gets the stage's record
+                                  as JSON: status, time, kernels compiled,
+                                  stored and reused)
   check FILE.accy                 print diagnostics only
   show FILE                       print a stage file (or FILE.accy compiled
                                   to --compile-to) as MLIR text
@@ -127,6 +129,7 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       {"-o", [&](llvm::StringRef v) { opts.output = v.str(); return llvm::Error::success(); }},
       {"-I", [&](llvm::StringRef v) { opts.includeDirs.push_back(v.str()); return llvm::Error::success(); }},
       {"--depfile", [&](llvm::StringRef v) { opts.depfile = v.str(); return llvm::Error::success(); }},
+      {"--depfile-target", [&](llvm::StringRef v) { opts.depfileTarget = v.str(); return llvm::Error::success(); }},
       {"--record", [&](llvm::StringRef v) { opts.recordFile = v.str(); return llvm::Error::success(); }},
       {"--namespace", [&](llvm::StringRef v) { opts.cppNamespace = v.str(); return llvm::Error::success(); }},
       {"--cache-dir", [&](llvm::StringRef v) { opts.cacheDir = v.str(); return llvm::Error::success(); }},

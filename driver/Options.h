@@ -36,6 +36,8 @@ struct Options {
   std::optional<StageId> stage; // `accyc stage STAGE ...`
   std::string output;
   std::string depfile;
+  /// The depfile's target, as gcc's -MT names it (default: the output).
+  std::string depfileTarget;
   /// `accyc stage --record F`: the stage's record as JSON.
   std::string recordFile;
   /// `build` and `stage target`: C++ namespace of the generated launch

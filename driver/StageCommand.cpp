@@ -88,7 +88,9 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
       std::vector<std::string> deps = {options.inputs.front()};
       deps.insert(deps.end(), c.dependencies().begin(),
                   c.dependencies().end());
-      if (llvm::Error err = writeDepfile(options.depfile, output, deps))
+      llvm::StringRef target =
+          options.depfileTarget.empty() ? output : options.depfileTarget;
+      if (llvm::Error err = writeDepfile(options.depfile, target, deps))
         return fail(std::move(err));
     }
   }
