@@ -24,7 +24,8 @@ set(CPACK_THREADS 0)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # dpkg-shlibdeps names the Debian libraries the tools load (libc6,
-# libstdc++6, zlib, zstd, ...), in the versions this build linked.
+# zlib, zstd, ...; not libstdc++6, which the tools link statically), in the
+# versions this build linked.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # What accy_add_kernels() needs to build a user's project; ld.lld, which
 # accyc runs to link AMDGPU code objects; libcurl4, which it opens (dlopen,
