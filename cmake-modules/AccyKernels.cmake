@@ -1,7 +1,7 @@
 # accy_add_kernels(): compiles .accy files into a static library of
-# launchers and the objects that accyc writes, one build step per compiler
-# stage, so a build system reruns exactly the stages whose input changed.
-# See docs/cmake.md.
+# launchers, which links the objects accyc writes into its users, one build
+# step per compiler stage, so a build system reruns exactly the stages whose
+# input changed. See docs/cmake.md.
 #
 # Each source runs through seven `accyc stage` commands:
 #
@@ -217,7 +217,8 @@ function(_accy_add_stage_commands name source stem out_dir launcher_var
       endif()
       set(depfile_args DEPFILE "${depfile}")
     elseif(stage STREQUAL "target")
-      _accy_target_outputs(${stem} "${out_dir}" extra_outputs objects)
+      _accy_target_outputs(${stem} "${out_dir}" extra_outputs launcher
+        objects)
     endif()
     add_custom_command(
       OUTPUT "${output}" ${extra_outputs}
@@ -232,14 +233,16 @@ function(_accy_add_stage_commands name source stem out_dir launcher_var
       VERBATIM)
     set(input "${output}")
   endforeach()
-  set(${launcher_var} "${out_dir}/${stem}.accy.cpp" PARENT_SCOPE)
+  set(${launcher_var} ${launcher} PARENT_SCOPE)
   set(${objects_var} ${objects} PARENT_SCOPE)
 endfunction()
 
-# What the target stage writes besides its stage file, and which of those
-# are objects to link.
-function(_accy_target_outputs stem out_dir outputs_var objects_var)
-  set(outputs "${out_dir}/${stem}.accy.h" "${out_dir}/${stem}.accy.cpp")
+# What the target stage writes besides its stage file: among those, the
+# launcher the library compiles and the objects to link.
+function(_accy_target_outputs stem out_dir outputs_var launcher_var
+    objects_var)
+  set(launcher "${out_dir}/${stem}.accy.cpp")
+  set(outputs "${out_dir}/${stem}.accy.h" "${launcher}")
   set(objects)
   # The device images are an object of their own, so that an edit inside a
   # kernel changes it and leaves the launcher's source, and its C++ compile,
@@ -263,6 +266,7 @@ function(_accy_target_outputs stem out_dir outputs_var objects_var)
     endif()
   endforeach()
   set(${outputs_var} ${outputs} PARENT_SCOPE)
+  set(${launcher_var} ${launcher} PARENT_SCOPE)
   set(${objects_var} ${objects} PARENT_SCOPE)
 endfunction()
 
