@@ -116,9 +116,15 @@ createTargetMachine(const TargetProfile &profile) {
   std::optional<llvm::Reloc::Model> reloc;
   if (profile.kind != TargetKind::NVPTX)
     reloc = llvm::Reloc::PIC_;
+  // NVPTX at Default: Aggressive only swaps two of its IR passes' EarlyCSE
+  // for GVN, which costs 8% of code generation and left the PTX of every
+  // example and bench kernel byte-identical (docs/internals.md).
+  llvm::CodeGenOptLevel level = profile.kind == TargetKind::NVPTX
+                                    ? llvm::CodeGenOptLevel::Default
+                                    : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       profile.triple, profile.chip, profile.features, options, reloc,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      std::nullopt, level));
   if (!machine)
     return makeError("cannot create a target machine for " + profile.name);
   return machine;
@@ -152,6 +158,47 @@ llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
   return allowed;
 }
 
+/// The GPU kernels' pipeline: what of O3 changes a kernel that MLIR has
+/// already canonicalized, unrolled and CSE'd. O3 ran InstCombine eight times
+/// over code that two or three runs settle; this pipeline takes less than
+/// half of its time, and the PTX of the example and bench kernels kept its
+/// instruction counts and registers within a few percent (docs/internals.md,
+/// "The LLVM pipeline", has the table). What each step is for:
+///  - loop rotation between two LICMs: the contraction's K loop keeps its
+///    register count (149 registers without it, 123 with);
+///  - full unrolling of the loops indvars leaves with constant trip counts,
+///    and O3's partial unrolling of the long ones (a scan's walk along a
+///    static line issues its loads ahead);
+///  - GVN: the loads of a row the row cache reads twice;
+///  - infer-alignment: the alignment vector loads (ld.v4) need;
+///  - AMDGPU: kernel arguments, and the pointers derived from them, in the
+///    global address space (flat loads otherwise), and SLP vectorization,
+///    which makes gfx90a's and gfx942's packed f32 arithmetic;
+///  - NVPTX: the range of thread and block indices (nvvm-intr-range).
+/// Reproduce with `opt-19 -passes='...'` on a module's LLVM IR.
+llvm::StringRef accy::target::getOptimizationPipeline(TargetKind kind) {
+#define ACCY_SIMPLIFY                                                          \
+  "sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"        \
+  "loop-mssa(licm,loop-rotate,licm),loop(indvars,loop-unroll-full),gvn,"
+  switch (kind) {
+  case TargetKind::NVPTX:
+    return "function(nvvm-reflect,nvvm-intr-range," ACCY_SIMPLIFY
+           "instcombine<no-verify-fixpoint>,infer-alignment,loop-unroll<O3>,"
+           "instcombine<no-verify-fixpoint>,simplifycfg)";
+  case TargetKind::AMDGPU:
+    return "function(" ACCY_SIMPLIFY
+           "amdgpu-promote-kernel-arguments,infer-address-spaces,"
+           "instcombine<no-verify-fixpoint>,infer-alignment,slp-vectorizer,"
+           "loop-unroll<O3>,instcombine<no-verify-fixpoint>,simplifycfg)";
+  case TargetKind::Host:
+    // The host target runs kernels on the CPU: its loops want O3's
+    // vectorizers.
+    return "default<O3>";
+  }
+#undef ACCY_SIMPLIFY
+  llvm_unreachable("unknown target kind");
+}
+
 llvm::Error accy::target::optimizeModule(llvm::Module &module,
                                          const TargetProfile &profile) {
   auto machine = getTargetMachine(profile);
@@ -174,8 +221,11 @@ llvm::Error accy::target::optimizeModule(llvm::Module &module,
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager passes;
+  if (llvm::Error error =
+          builder.parsePassPipeline(passes, getOptimizationPipeline(profile.kind)))
+    return makeError("the optimization pipeline for " + profile.name +
+                     " does not parse: " + llvm::toString(std::move(error)));
   passes.run(module, mam);
   return llvm::Error::success();
 }

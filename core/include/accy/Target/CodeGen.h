@@ -32,8 +32,12 @@ llvm::Expected<const llvm::Target &> getBackend(const TargetProfile &profile);
 /// memory intrinsics' library forms (docs/abi.md).
 llvm::ArrayRef<llvm::StringRef> getAllowedHostExternals();
 
-/// Sets the triple and data layout of `module` for `profile` and runs the
-/// LLVM O3 pipeline.
+/// The LLVM optimization pipeline for `kind`'s code, in the text of
+/// `opt -passes=`.
+llvm::StringRef getOptimizationPipeline(TargetKind kind);
+
+/// Sets the triple and data layout of `module` for `profile` and runs
+/// getOptimizationPipeline(profile.kind).
 llvm::Error optimizeModule(llvm::Module &module, const TargetProfile &profile);
 
 /// Fails, naming them, when `module` declares functions it does not define
