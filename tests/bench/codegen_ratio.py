@@ -8,10 +8,11 @@ Both parts scale with the machine and with the size of the kernels, so the
 ratio moves only when LLVM's share of the work does: a heavier LLVM
 pipeline, a backend setting that costs seconds, code generation run twice.
 With LLVM's O3 pipeline, examples/kernels/classifier.accy for sm_90 gave
-4.3-5.8 (5 runs, a quiet two-core machine; serialize about 250 ms). With
-the kernels' own pipeline (getOptimizationPipeline in CodeGen.cpp) it gives
-3.2-3.5 (serialize about 150 ms). The check fails above LIMIT, 1.5 times
-the upper end: O3's pipeline back, or a backend setting that costs as much.
+4.3-5.8 (5 runs, a quiet two-core machine; serialize about 250 ms); with
+the kernels' own pipeline (getOptimizationPipeline in CodeGen.cpp), 3.2-3.5
+(serialize about 150 ms). The check fails above LIMIT, twice the upper end:
+a doubling of LLVM's time. (O3 back, 4.3-5.8, would fail a limit of 1.5
+times in some runs only, so the limit stays at a doubling.)
 The median of RUNS runs keeps one disturbed run from deciding.
 
 Usage: codegen_ratio.py ACCYC FILE.accy [--target sm_90]
@@ -23,7 +24,7 @@ import sys
 import tempfile
 
 REFERENCE_RATIO = 3.5
-LIMIT = 1.5 * REFERENCE_RATIO
+LIMIT = 2 * REFERENCE_RATIO
 RUNS = 5
 
 
