@@ -160,7 +160,7 @@ llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
 
 /// The GPU kernels' pipeline: what of O3 changes a kernel that MLIR has
 /// already canonicalized, unrolled and CSE'd. O3 ran InstCombine eight times
-/// over code that two or three runs settle; this pipeline takes less than
+/// over code that two runs settle; this pipeline takes less than
 /// half of its time, and the PTX of the example and bench kernels kept its
 /// instruction counts and registers within a few percent (docs/internals.md,
 /// "The LLVM pipeline", has the table). What each step is for:
@@ -184,7 +184,7 @@ llvm::StringRef accy::target::getOptimizationPipeline(TargetKind kind) {
   case TargetKind::NVPTX:
     return "function(nvvm-reflect,nvvm-intr-range," ACCY_SIMPLIFY
            "instcombine<no-verify-fixpoint>,infer-alignment,loop-unroll<O3>,"
-           "instcombine<no-verify-fixpoint>,simplifycfg)";
+           "simplifycfg)";
   case TargetKind::AMDGPU:
     return "function(" ACCY_SIMPLIFY
            "amdgpu-promote-kernel-arguments,infer-address-spaces,"
