@@ -9,6 +9,7 @@
 // kernel never runs with an instruction the interpreter would get wrong.
 //
 //===----------------------------------------------------------------------===//
+#include "Inliner.h"
 #include "Parser.h"
 #include "Program.h"
 
@@ -957,7 +958,7 @@ private:
 std::unique_ptr<Program> ptxemu::loadProgram(const char *text,
                                              std::string &error) {
   RawModule raw;
-  if (!parseModule(text, raw, error))
+  if (!parseModule(text, raw, error) || !inlineCalls(raw, error))
     return nullptr;
   auto program = std::make_unique<Program>();
   Decoder decoder(raw, *program);

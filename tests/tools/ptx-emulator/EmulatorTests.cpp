@@ -3,8 +3,9 @@
 // Small hand-written PTX kernels through loadProgram and runGrid (no CUDA
 // API in between): a block barrier, butterfly and up shuffles with their
 // predicate, predicated branches, cvt rounding and saturation, f16
-// arithmetic, and the errors: an unsupported instruction fails the load
-// naming it, a barrier that can never complete fails the launch.
+// arithmetic, calls of device functions, and the errors: an unsupported
+// instruction or a call that cannot be inlined fails the load naming it, a
+// barrier that can never complete fails the launch.
 //
 //===----------------------------------------------------------------------===//
 #define CATCH_CONFIG_MAIN
@@ -14,6 +15,7 @@
 #include "Program.h"
 #include "Scheduler.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -265,9 +267,116 @@ TEST_CASE("an unsupported instruction fails the load, naming it",
   CHECK(error.find("prmt.b32") != std::string::npos);
   CHECK(error.find("line 9") != std::string::npos);
 
-  std::string directive = std::string(kHeader) + ".func f()\n{\n ret;\n}\n";
+  std::string directive = std::string(kHeader) + ".texref t;\n";
   CHECK_FALSE(loadProgram(directive.c_str(), error = ""));
-  CHECK(error.find(".func") != std::string::npos);
+  CHECK(error.find(".texref") != std::string::npos);
+}
+
+// What NVPTX prints for a call of an internal function (the outlined
+// transcendentals, docs/internals.md): a block declaring the call's .param
+// variables, the argument stored, the call, the result loaded.
+const char *kClampFunction = R"(
+.func (.param .b32 func_retval0) clamp(.param .b32 clamp_param_0)
+;
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+)";
+
+TEST_CASE("a call runs the function's body with its argument and result",
+          "[emulator]") {
+  std::string ptx = std::string(kClampFunction) + kPrologue + R"(
+  { // callseq 0, 0
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  .param .b32 retval0;
+  call.uni (retval0), clamp, (param0);
+  ld.param.b32 %r2, [retval0];
+  } // callseq 0
+  mul.lo.u32 %r3, %r1, 3;
+  { // callseq 1, 0
+  .param .b32 param0;
+  st.param.b32 [param0], %r3;
+  .param .b32 retval0;
+  call.uni (retval0), clamp, (param0);
+  ld.param.b32 %r4, [retval0];
+  } // callseq 1
+  shl.b32 %r4, %r4, 8;
+  add.s32 %r5, %r2, %r4;
+  st.global.u32 [%rd1], %r5;
+  ret;
+}
+.func (.param .b32 func_retval0) clamp(.param .b32 clamp_param_0)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [clamp_param_0];
+  setp.gt.u32 %p1, %r1, 20;
+  @%p1 bra $L__big;
+  st.param.b32 [func_retval0+0], %r1;
+  ret;
+$L__big:
+  mov.u32 %r2, 20;
+  st.param.b32 [func_retval0+0], %r2;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(32, 0);
+  std::string error;
+  REQUIRE(run(ptx, 32, out, error));
+  for (uint32_t tid = 0; tid < 32; ++tid)
+    CHECK(out[tid] == std::min(tid, 20u) + (std::min(tid * 3, 20u) << 8));
+}
+
+TEST_CASE("a call that cannot be inlined fails the load, naming it",
+          "[emulator]") {
+  auto load = [](const std::string &body) {
+    std::string error;
+    std::string ptx = std::string(kHeader) + kClampFunction + kPrologue +
+                      body;
+    CHECK_FALSE(loadProgram(ptx.c_str(), error));
+    return error;
+  };
+  std::string callSite = R"(
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  .param .b32 retval0;
+  call.uni (retval0), clamp, (param0);
+  ld.param.b32 %r2, [retval0];
+  ret;
+}
+)";
+  // Declared, never defined.
+  CHECK(load(callSite).find("call of clamp, which the module does not "
+                            "define") != std::string::npos);
+  // Calling itself.
+  std::string recursive = callSite + R"(
+.func (.param .b32 func_retval0) clamp(.param .b32 clamp_param_0)
+{
+  .reg .b32 %r<4>;
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  .param .b32 retval0;
+  call.uni (retval0), clamp, (param0);
+  ld.param.b32 %r2, [retval0];
+  st.param.b32 [func_retval0+0], %r2;
+  ret;
+}
+)";
+  CHECK(load(recursive).find("recursion") != std::string::npos);
+  // An argument that is not a scalar.
+  std::string vector = R"(
+  .param .align 16 .b8 param0[16];
+  call.uni clamp, (param0);
+  ret;
+}
+.func clamp(.param .align 16 .b8 clamp_param_0[16])
+{
+  ret;
+}
+)";
+  CHECK(load(vector).find("only scalars are supported") != std::string::npos);
 }
 
 TEST_CASE("a barrier that can never complete is a deadlock, not a hang",

@@ -104,14 +104,19 @@ public:
       } else if (t.text == ".extern") {
         isExtern = true;
         continue;
-      } else if (t.text == ".entry") {
+      } else if (t.text == ".entry" || t.text == ".func") {
+        bool isFunction = t.text == ".func";
         RawEntry entry;
         entry.line = t.line;
         bool defined = false;
+        if (isFunction && isPunct("(") &&
+            !parseParams(entry.returns, "the results"))
+          return false;
         if (!parseEntry(entry, defined))
           return false;
+        std::vector<RawEntry> &into = isFunction ? out.functions : out.entries;
         if (defined)
-          out.entries.push_back(std::move(entry));
+          into.push_back(std::move(entry));
       } else if (t.text == ".global" || t.text == ".shared" ||
                  t.text == ".const") {
         RawVar var;
@@ -245,45 +250,49 @@ private:
     return expectPunct(";");
   }
 
-  bool parseEntry(RawEntry &entry, bool &defined) {
-    const Token &name = next();
-    if (name.kind != Token::Word)
-      return fail(name, "expected an entry name");
-    entry.name = name.text;
+  // `.param .align 8 .b8 name[16]`, `.param .u64 .ptr .global name`.
+  bool parseParam(RawParam &param, const Token &keyword) {
+    param.line = keyword.line;
+    while (peek().kind == Token::Word && peek().text[0] == '.') {
+      const Token &q = next();
+      if (q.text == ".align") {
+        int64_t a;
+        if (!number(a))
+          return false;
+        param.align = static_cast<uint32_t>(a);
+      } else if (q.text == ".ptr" || q.text == ".global" ||
+                 q.text == ".shared" || q.text == ".const" ||
+                 q.text == ".local") {
+        continue; // pointer attributes: the value is still a u64
+      } else {
+        param.type = q.text.substr(1);
+      }
+    }
+    const Token &pn = next();
+    if (pn.kind != Token::Word)
+      return fail(pn, "expected a parameter name");
+    param.name = pn.text;
+    if (isPunct("[")) {
+      next();
+      if (!number(param.count) || !expectPunct("]"))
+        return false;
+    }
+    return true;
+  }
+
+  // `( .param ..., .param ... )`, the opening parenthesis next.
+  bool parseParams(std::vector<RawParam> &params, const std::string &owner) {
     if (!expectPunct("("))
       return false;
     while (!isPunct(")")) {
       const Token &t = next();
       if (t.text != ".param")
-        return fail(t, "expected .param in the parameter list of " +
-                           entry.name + ", found '" + t.text + "'");
+        return fail(t, "expected .param in the parameter list of " + owner +
+                           ", found '" + t.text + "'");
       RawParam param;
-      param.line = t.line;
-      while (peek().kind == Token::Word && peek().text[0] == '.') {
-        const Token &q = next();
-        if (q.text == ".align") {
-          int64_t a;
-          if (!number(a))
-            return false;
-          param.align = static_cast<uint32_t>(a);
-        } else if (q.text == ".ptr" || q.text == ".global" ||
-                   q.text == ".shared" || q.text == ".const" ||
-                   q.text == ".local") {
-          continue; // pointer attributes: the value is still a u64
-        } else {
-          param.type = q.text.substr(1);
-        }
-      }
-      const Token &pn = next();
-      if (pn.kind != Token::Word)
-        return fail(pn, "expected a parameter name");
-      param.name = pn.text;
-      if (isPunct("[")) {
-        next();
-        if (!number(param.count) || !expectPunct("]"))
-          return false;
-      }
-      entry.params.push_back(param);
+      if (!parseParam(param, t))
+        return false;
+      params.push_back(param);
       if (isPunct(","))
         next();
       else if (!isPunct(")"))
@@ -291,6 +300,16 @@ private:
                                 param.name);
     }
     next();
+    return true;
+  }
+
+  bool parseEntry(RawEntry &entry, bool &defined) {
+    const Token &name = next();
+    if (name.kind != Token::Word)
+      return fail(name, "expected an entry name");
+    entry.name = name.text;
+    if (!parseParams(entry.params, entry.name))
+      return false;
     // Performance directives, then the body (or `;` for a declaration).
     while (true) {
       const Token &t = peek();
@@ -392,6 +411,14 @@ private:
           return false;
         continue;
       }
+      if (t.text == ".param") { // a call site's argument or result
+        const Token &keyword = next();
+        RawParam param;
+        if (!parseParam(param, keyword) || !expectPunct(";"))
+          return false;
+        entry.callParams.push_back(param);
+        continue;
+      }
       if (t.text == ".loc") { // debug line info: the rest of the line
         uint32_t line = t.line;
         while (peek().line == line && peek().kind != Token::End)
@@ -445,18 +472,23 @@ private:
 
   bool parseOperand(RawOperand &o) {
     const Token &t = peek();
-    if (t.kind == Token::Punct && t.text == "{") {
+    // `{%r1, %r2}`, or a call's `(retval0)` and `(param0, param1)`.
+    if (t.kind == Token::Punct && (t.text == "{" || t.text == "(")) {
+      bool braces = t.text == "{";
+      const char *close = braces ? "}" : ")";
+      const char *what = braces ? "a vector operand" : "an argument list";
       next();
-      o.kind = RawOperand::Vector;
-      while (!isPunct("}")) {
+      o.kind = braces ? RawOperand::Vector : RawOperand::List;
+      while (!isPunct(close)) {
         const Token &e = next();
         if (e.kind != Token::Word)
-          return fail(e, "expected a register in a vector operand");
+          return fail(e, std::string("expected a name in ") + what);
         o.elems.push_back(e.text);
         if (isPunct(","))
           next();
-        else if (!isPunct("}"))
-          return fail(peek(), "expected ',' or '}' in a vector operand");
+        else if (!isPunct(close))
+          return fail(peek(), std::string("expected ',' or '") + close +
+                                  "' in " + what);
       }
       next();
       return true;

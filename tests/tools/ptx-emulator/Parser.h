@@ -2,10 +2,11 @@
 //
 // The first half of loading a module: tokens and statements, with no
 // meaning attached yet. It recognises the directives NVVM emits (.version,
-// .target, .address_size, .visible/.extern .entry with .param lists,
-// performance directives, .reg, .shared/.global/.const/.local variables,
-// .pragma) and splits the body into labels and instructions with their
-// guard, opcode and operands. Anything else is an error naming its line.
+// .target, .address_size, .visible/.extern .entry and .func with .param
+// lists, performance directives, .reg, .shared/.global/.const/.local
+// variables, a call's .param declarations, .pragma) and splits the body
+// into labels and instructions with their guard, opcode and operands.
+// Anything else is an error naming its line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_PTX_EMULATOR_PARSER_H
@@ -18,10 +19,10 @@
 namespace ptxemu {
 
 struct RawOperand {
-  enum Kind { Name, Number, Vector, Address, PredPair } kind = Name;
+  enum Kind { Name, Number, Vector, Address, PredPair, List } kind = Name;
   std::string text;               // Name, Number (with its sign)
   bool negated = false;           // !%p
-  std::vector<std::string> elems; // Vector elements; PredPair: two names
+  std::vector<std::string> elems; // Vector, List: elements; PredPair: two names
   std::string base;               // Address: register or symbol, or empty
   int64_t offset = 0;             // Address: constant part
 };
@@ -61,9 +62,12 @@ struct RawParam {
   uint32_t line = 0;
 };
 
+/// An .entry, or a .func (which may return values).
 struct RawEntry {
   std::string name;
   std::vector<RawParam> params;
+  std::vector<RawParam> returns;    // .func: `(.param .b32 func_retval0)`
+  std::vector<RawParam> callParams; // `.param .b32 param0;` of call sites
   std::vector<RawReg> regs;
   std::vector<RawVar> vars;
   std::vector<RawInst> body;
@@ -74,6 +78,7 @@ struct RawEntry {
 struct RawModule {
   std::vector<RawVar> globals;
   std::vector<RawEntry> entries;
+  std::vector<RawEntry> functions; // defined .func, called by entries
 };
 
 /// Parses PTX text; false with `error` ("line N: ...") when it cannot.
