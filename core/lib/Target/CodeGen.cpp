@@ -4,6 +4,7 @@
 
 #include "Linker.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -391,6 +392,32 @@ static llvm::Error checkHostObject(llvm::StringRef bytes) {
                    "it: " + missing);
 }
 
+/// The NVPTX backend numbers the call sequences it prints (`{ // callseq
+/// 3, 0` ... `} // callseq 3`) with one counter for the whole process, so
+/// the same module printed PTX that depended on what the process compiled
+/// before it, and a kernel's product on which kernel a thread took first.
+/// Numbered again from 0 in each module, in order, the PTX is what a fresh
+/// process prints.
+static std::string renumberCallSequences(llvm::StringRef ptx) {
+  static constexpr llvm::StringLiteral kMarker = "// callseq ";
+  llvm::DenseMap<unsigned, unsigned> numbers;
+  std::string out;
+  out.reserve(ptx.size());
+  for (size_t at; (at = ptx.find(kMarker)) != llvm::StringRef::npos;) {
+    out += ptx.take_front(at + kMarker.size());
+    ptx = ptx.drop_front(at + kMarker.size());
+    llvm::StringRef digits = ptx.take_while(llvm::isDigit);
+    unsigned number;
+    if (digits.getAsInteger(10, number))
+      continue;
+    out += std::to_string(numbers.try_emplace(number, numbers.size())
+                              .first->second);
+    ptx = ptx.drop_front(digits.size());
+  }
+  out += ptx;
+  return out;
+}
+
 llvm::Expected<EmittedCode>
 accy::target::emitCode(llvm::Module &module, const TargetProfile &profile) {
   switch (profile.kind) {
@@ -398,7 +425,7 @@ accy::target::emitCode(llvm::Module &module, const TargetProfile &profile) {
     auto ptx = emitFile(module, profile, llvm::CodeGenFileType::AssemblyFile);
     if (!ptx)
       return ptx.takeError();
-    return EmittedCode{std::move(*ptx), {}};
+    return EmittedCode{renumberCallSequences(*ptx), {}};
   }
   case TargetKind::AMDGPU: {
     auto object = emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);

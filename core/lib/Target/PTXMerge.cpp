@@ -24,7 +24,8 @@ static std::optional<SplitModule> split(llvm::StringRef ptx) {
 }
 
 /// The symbol a module-scope directive line declares (`.visible .entry
-/// k0(`, `.global .align 4 .b8 table[16];`), or "" for other lines.
+/// k0(`, `.global .align 4 .b8 table[16];`, `.func (.param .b32 r) f(`), or
+/// "" for other lines.
 static llvm::StringRef declaredSymbol(llvm::StringRef line) {
   line = line.trim();
   if (!line.starts_with("."))
@@ -37,11 +38,18 @@ static llvm::StringRef declaredSymbol(llvm::StringRef line) {
     declares |= line.starts_with(scope);
   if (!declares)
     return {};
-  size_t stop = line.find_first_of("([;=");
-  llvm::StringRef head = line.take_front(stop).rtrim();
-  // `.func (.param .b32 r) name(`: the return parameter comes first.
-  if (head.ends_with(")"))
-    return {};
+  // A function's return parameter comes before its name: skip it.
+  size_t func = line.find(".func");
+  if (func != llvm::StringRef::npos) {
+    llvm::StringRef afterFunc = line.drop_front(func + 5).ltrim();
+    if (afterFunc.starts_with("(")) {
+      size_t close = afterFunc.find(')');
+      if (close == llvm::StringRef::npos)
+        return {};
+      line = afterFunc.drop_front(close + 1);
+    }
+  }
+  llvm::StringRef head = line.take_front(line.find_first_of("([;=")).trim();
   size_t space = head.find_last_of(" \t");
   return space == llvm::StringRef::npos ? head : head.drop_front(space + 1);
 }
@@ -59,7 +67,10 @@ accy::target::mergePTX(llvm::ArrayRef<llvm::StringRef> modules) {
     std::optional<SplitModule> module = split(ptx);
     if (!module || module->header != first->header)
       return std::nullopt;
-    // Only lines outside function bodies declare module-scope symbols.
+    // Only lines outside function bodies declare module-scope symbols. A
+    // module may declare a function before it defines it; two modules may
+    // not share a symbol.
+    llvm::StringSet<> own;
     int depth = 0;
     llvm::StringRef rest = module->body;
     while (!rest.empty()) {
@@ -67,11 +78,14 @@ accy::target::mergePTX(llvm::ArrayRef<llvm::StringRef> modules) {
       rest = tail;
       if (depth == 0) {
         llvm::StringRef symbol = declaredSymbol(line);
-        if (!symbol.empty() && !symbols.insert(symbol).second)
+        if (!symbol.empty() && own.insert(symbol).second &&
+            symbols.contains(symbol))
           return std::nullopt;
       }
       depth += line.count('{') - line.count('}');
     }
+    for (const auto &symbol : own)
+      symbols.insert(symbol.getKey());
     merged += module->body.str();
   }
   return merged;

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "F64Math.h"
+#include "MathLowering.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 
@@ -238,14 +239,6 @@ struct NarrowFromF64 : public OpRewritePattern<arith::TruncFOp> {
   }
 };
 
-/// Math ops every backend lowers to instructions.
-bool isNativeEverywhere(Operation *op) {
-  return isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
-             math::CopySignOp, math::FloorOp, math::CeilOp, math::TruncOp,
-             math::RoundEvenOp, math::CountLeadingZerosOp,
-             math::CountTrailingZerosOp, math::CtPopOp>(op);
-}
-
 struct LegalizeMathPass
     : public accy::target::impl::LegalizeMathBase<LegalizeMathPass> {
   void runOnOperation() override {
@@ -287,7 +280,7 @@ struct LegalizeMathPass
 
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (op->getDialect() && isa<math::MathDialect>(op->getDialect()) &&
-          !isNativeEverywhere(op)) {
+          !accy::target::isNativeMathOp(op)) {
         op->emitError() << "'" << op->getName() << "' on "
                         << op->getResultTypes()
                         << " has no self-contained lowering on every target "
@@ -308,3 +301,10 @@ struct LegalizeMathPass
 };
 
 } // namespace
+
+bool accy::target::isNativeMathOp(Operation *op) {
+  return isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
+             math::CopySignOp, math::FloorOp, math::CeilOp, math::TruncOp,
+             math::RoundEvenOp, math::CountLeadingZerosOp,
+             math::CountTrailingZerosOp, math::CtPopOp>(op);
+}

@@ -44,11 +44,6 @@ static void addHostBFloat16Lowering(OpPassManager &pm) {
 void accy::target::buildTargetPipeline(OpPassManager &pm,
                                        const TargetPipelineOptions &options) {
   pm.addPass(createSelectTargets(SelectTargetsOptions{options.targets}));
-  // f16/bf16 transcendentals are computed in f32 (and rounded once), on
-  // every target alike; then everything becomes self-contained arithmetic.
-  pm.addPass(math::createMathLegalizeToF32());
-  pm.addPass(createLegalizeMath());
-
   // Target attributes for the gpu.modules, which are named after their
   // target: the requested profiles, or every GPU profile.
   SmallVector<const TargetProfile *> profiles;
@@ -79,6 +74,13 @@ void accy::target::buildTargetPipeline(OpPassManager &pm,
       pm.addPass(createGpuROCDLAttachTarget(attach));
     }
   }
+
+  // f16/bf16 transcendentals are computed in f32 (and rounded once), on
+  // every target alike; then everything becomes self-contained arithmetic,
+  // expanded once per NVPTX module where a kernel repeats it.
+  pm.addPass(math::createMathLegalizeToF32());
+  pm.nest<gpu::GPUModuleOp>().addPass(createOutlineMath());
+  pm.addPass(createLegalizeMath());
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   addStructuralLowering(device);

@@ -24,6 +24,28 @@ def SelectTargets : Pass<"accy-choir-select-targets", "mlir::ModuleOp"> {
   ];
 }
 
+def OutlineMath : Pass<"accy-choir-outline-math", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Call one copy of a transcendental that an NVPTX module "
+                "repeats";
+  let description = [{
+    In a gpu.module for an NVPTX target, the unary math ops that
+    legalize-math expands (exp, tanh, log, ...) and that occur at least
+    `min-copies` times with the same type and flags become `func.call`s of
+    one internal function holding the op, which legalize-math then expands
+    once. The function is named after the kernel module around the
+    gpu.module (`__accy_KERNEL_tanh_f32`), so the PTX of a file's kernels
+    can be merged. The arithmetic, and so every result, is unchanged; the
+    PTX and the time to generate it shrink with the copies. gpu.modules for
+    other targets are left alone.
+  }];
+  let options = [
+    Option<"minCopies", "min-copies", "unsigned", /*default=*/"8",
+           "Outline an op that occurs at least this many times">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def LegalizeMath : Pass<"accy-choir-legalize-math", "mlir::ModuleOp"> {
   let summary = "Rewrite math ops into self-contained arithmetic, the same "
                 "way on every target";
