@@ -24,6 +24,10 @@ static Compilation compileOneStage(mlir::MLIRContext &context,
                                    std::string &readError) {
   CompileOptions co = compileOptionsFor(options);
   co.stopAfter = stage;
+  // The next stages run in processes of their own (one Ninja step each):
+  // what a remote serves for this one, it serves for them now, and they
+  // need not load libcurl.
+  co.stages.prefetchFollowingStages = true;
   Compiler compiler(context, co);
   const std::string &input = options.inputs.front();
   if (stage == StageId::Semantic)

@@ -6,7 +6,9 @@ ctest test per scenario, against the servers servers.py started.
   nginx_two_directories   a build in one directory fills nginx; the same
                           project in another directory, with an empty local
                           store, compiles no kernel and writes the same
-                          PTX, HSACO, host objects and stage files
+                          PTX, HSACO, host objects and stage files; its
+                          kernel and target steps find the entries the
+                          memory step fetched in the local store
   redis_two_directories   the same through redis-server (TCP, then the
                           Unix socket)
   https_own_ca            https with the CA that signed the server's
@@ -107,6 +109,11 @@ def two_directories(args, name, writer, reader, secret):
     check(remote.get("hits") == STORED and remote.get("misses") == 0 and
           remote.get("corrupt") == 0,
           "every kernel comes from the remote: %s" % remote)
+    # The memory step fetched each kernel's kernel and target entries with
+    # its own (RemotePrefetch.h): those steps find them locally.
+    check(all(local[stage][0] == STORED // 3 and local[stage][1] == 0
+              for stage in ("kernel", "target")),
+          "the kernel and target steps hit the local store: %s" % local)
     for library in LIBRARIES:
         out = second.path(library + ".accy")
         for name in os.listdir(out):

@@ -318,6 +318,12 @@ KernelStore::load(StageId stage, llvm::StringRef key,
     fs::remove(file);
   }
   count(&KernelStoreCounters::PerStage::misses);
+  return fetchRemote(stage, key, context);
+}
+
+std::optional<KernelStore::Loaded>
+KernelStore::fetchRemote(StageId stage, llvm::StringRef key,
+                         mlir::MLIRContext &context) {
   if (!remote)
     return std::nullopt;
   // The remote entry is checked as a local one is, before it is used or
@@ -335,10 +341,11 @@ KernelStore::load(StageId stage, llvm::StringRef key,
     std::lock_guard<std::mutex> lock(mutex);
     keep = writable;
   }
-  if (keep && writeEntryFile(file, *data)) {
+  if (keep && writeEntryFile(entryPath(stage, key), *data)) {
     std::lock_guard<std::mutex> lock(mutex);
     counts.bytes += data->size();
   }
+  fetched->fromRemote = true;
   return fetched;
 }
 

@@ -3,6 +3,7 @@
 #include "accy/Pipeline/StageRunner.h"
 
 #include "FailureCapture.h"
+#include "RemotePrefetch.h"
 #include "StageInstrumentation.h"
 
 #include "accy/Pipeline/Hashing.h"
@@ -34,7 +35,13 @@ using namespace mlir;
 std::string StageOptions::canonicalText(StageId stage) const {
   if (!stageTakesTargets(stage))
     return "";
-  return "targets=" + llvm::join(targets, ",");
+  // A set: what the dispatch and target stages make does not depend on
+  // the order the targets are named in (the plan orders them itself), and
+  // a later step that knows them only from the plan computes the same key.
+  std::vector<std::string> names(targets);
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return "targets=" + llvm::join(names, ",");
 }
 
 
@@ -422,6 +429,7 @@ struct KernelJob {
   KernelStageRecord record;
   SharedKernel reused;        // from the cache or the store, by key
   std::optional<uint64_t> storedFingerprint; // when the store served it
+  bool fromRemote = false;    // the store had it from a remote cache
   OwningOpRef<ModuleOp> made; // compiled by this run
   std::vector<FailureRecord> failures;
 };
@@ -485,6 +493,7 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
       if (auto loaded = store->load(stage, job.record.key, context)) {
         job.reused = std::move(loaded->kernel);
         job.storedFingerprint = loaded->fingerprint;
+        job.fromRemote = loaded->fromRemote;
         job.record.fromStore = true;
       }
     job.record.status =
@@ -555,6 +564,8 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
         cache->store(job.record.key, kernel, job.record.fingerprint);
       if (store && job.record.status == StageStatus::Compiled)
         store->save(stage, job.record.key, *kernel, job.record.fingerprint);
+      if (store && job.fromRemote && options.prefetchFollowingStages)
+        prefetchFollowing(*store, stage, *kernel, options, context);
       stageKeyText += job.record.key;
       stageFingerprintText += job.record.kernel + ":" +
                               fingerprintHex(job.record.fingerprint) + ";";

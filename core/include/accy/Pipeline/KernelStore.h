@@ -118,9 +118,15 @@ public:
   struct Loaded {
     SharedKernel kernel;
     uint64_t fingerprint;
+    bool fromRemote = false; // a remote cache served it
   };
   std::optional<Loaded> load(StageId stage, llvm::StringRef key,
                              mlir::MLIRContext &context);
+  /// The remote caches' entry of `stage` under `key`, checked and stored
+  /// locally as load() stores it, without asking the local store first:
+  /// for the next stages of a kernel a remote served (prefetchFollowing).
+  std::optional<Loaded> fetchRemote(StageId stage, llvm::StringRef key,
+                                    mlir::MLIRContext &context);
   /// Stores `kernel` (its key attributes set) under `key`, here and in the
   /// remote caches that are not read-only. A failure turns writing off for
   /// this process and leaves a warning.

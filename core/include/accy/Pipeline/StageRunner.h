@@ -35,7 +35,12 @@ struct StageOptions {
   /// at the stages it keeps (isStoredStage); none: compile what the cache
   /// lacks. Not part of any key: an entry is served only for its own key.
   KernelStore *store = nullptr;
-  /// The canonical option text of `stage`: part of its keys.
+  /// After a remote cache served a kernel, fetch its later stored stages'
+  /// entries too (RemotePrefetch.h): for a process that runs one stage,
+  /// whose successors run in processes of their own (`accyc stage`).
+  bool prefetchFollowingStages = false;
+  /// The canonical option text of `stage`: part of its keys. Targets are a
+  /// set: `--target sm_90,host` and `--target host,sm_90` share keys.
   std::string canonicalText(StageId stage) const;
 };
 
