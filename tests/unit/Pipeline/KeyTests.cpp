@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "accy/Pipeline/Hashing.h"
+#include "accy/Pipeline/StageRunner.h"
 
 using namespace accy;
 
@@ -40,4 +41,16 @@ TEST_CASE("fingerprints and content hashes are fixed functions", "[keys]") {
   // XXH3-128 of the empty input (the reference implementation's value).
   CHECK(contentHash("") == "99aa06d3014798d86001c324468d497f");
   CHECK(contentHash("abc") != contentHash("abd"));
+}
+
+TEST_CASE("targets enter a stage's options as a set", "[keys]") {
+  StageOptions a, b, c;
+  a.targets = {"host", "sm_90", "gfx942"};
+  b.targets = {"gfx942", "sm_90", "host", "sm_90"};
+  c.targets = {"host", "sm_90"};
+  CHECK(a.canonicalText(StageId::Dispatch) == "targets=gfx942,host,sm_90");
+  CHECK(a.canonicalText(StageId::Target) == b.canonicalText(StageId::Target));
+  CHECK(a.canonicalText(StageId::Target) != c.canonicalText(StageId::Target));
+  // Stages that take no targets have none in their keys.
+  CHECK(a.canonicalText(StageId::Memory).empty());
 }
