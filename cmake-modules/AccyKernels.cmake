@@ -65,6 +65,7 @@ function(accy_add_kernels name)
   endif()
 
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}.accy")
+  _accy_check_remote_credentials()
   _accy_write_stage_flags(${name} "${out_dir}")
 
   set(launchers)
@@ -140,6 +141,24 @@ function(_accy_validate_targets name targets)
         "'${target}' (expected some of: ${known})")
     endif()
   endforeach()
+endfunction()
+
+# A password in the ACCY_REMOTE_CACHE cache variable is written into the
+# build tree (the steps' flags and build.ninja), where whoever reads the
+# build directory reads it: say so once per configuration, without
+# repeating it.
+function(_accy_check_remote_credentials)
+  get_property(warned GLOBAL PROPERTY _ACCY_REMOTE_CREDENTIALS_WARNED)
+  if(warned OR NOT ACCY_REMOTE_CACHE MATCHES "://[^/@| ]*:[^/@| ]*@")
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY _ACCY_REMOTE_CREDENTIALS_WARNED TRUE)
+  string(REGEX REPLACE "://[^/@| ]*@" "://***@" shown "${ACCY_REMOTE_CACHE}")
+  message(WARNING "ACCY_REMOTE_CACHE (${shown}) holds a password, and CMake "
+    "writes it into the build tree (the stage steps' flags and build.ninja). "
+    "Leave the cache variable empty and set the environment variable "
+    "ACCY_REMOTE_CACHE when the build runs (CI's secret store), or give a "
+    "token through the URL attribute bearer-token-env=NAME.")
 endfunction()
 
 # The accyc flags of each stage go to `<out_dir>/flags/<stage>.txt`, which

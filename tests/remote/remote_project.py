@@ -15,6 +15,9 @@ ctest test per scenario, against the servers servers.py started.
                           certificate hits; another CA is a warning and a
                           local compile
   launcher_runs_every_step  ACCY_LAUNCHER goes in front of every stage step
+  password_in_cache_variable_warns  a password in the ACCY_REMOTE_CACHE
+                          cache variable is a configure warning (once) that
+                          does not repeat it
 """
 import argparse
 import importlib.util
@@ -207,6 +210,26 @@ def launcher_runs_every_step(args):
     check(stages == sorted(user_project.stage_table.STAGES * 2),
           "every stage, twice: %s" % stages)
     project.check_results(user_project.expected_output())
+
+
+def password_in_cache_variable_warns(args):
+    project = project_with_sixteen(args, "password-variable")
+    secret = "s3cret-%d" % os.getpid()
+    configured = run(["cmake", "-S", project.src, "-B", project.build_dir,
+                      "-DACCY_REMOTE_CACHE=http://ci:%s@127.0.0.1:9/cache "
+                      "redis://:%s@127.0.0.1:9" % (secret, secret)])
+    configured = " ".join(configured.split())  # CMake wraps warnings
+    check(configured.count("ACCY_REMOTE_CACHE (http://***@127.0.0.1:9/cache "
+                           "redis://***@127.0.0.1:9) holds a password") == 1,
+          "one warning for the two libraries, naming the URLs without the "
+          "password:\n" + configured)
+    check(secret not in configured, "the warning repeats the password")
+    check("bearer-token-env=NAME" in configured,
+          "the warning says what to write instead")
+    clean = run(["cmake", "-S", project.src, "-B", project.build_dir,
+                 "-DACCY_REMOTE_CACHE=http://127.0.0.1:9/cache|read-only"])
+    check("holds a password" not in clean,
+          "a URL without a password warns:\n" + clean)
 
 
 def main():
