@@ -190,6 +190,15 @@ private:
     return true;
   }
 
+  // The number after `.align`.
+  bool alignment(uint32_t &align) {
+    int64_t a;
+    if (!number(a))
+      return false;
+    align = static_cast<uint32_t>(a);
+    return true;
+  }
+
   // `.shared .align 4 .b8 name[32];` and friends; `space` already read.
   bool parseVar(const Token &space, RawVar &var) {
     var.space = space.text.substr(1);
@@ -197,10 +206,8 @@ private:
     while (peek().kind == Token::Word && peek().text[0] == '.') {
       const Token &t = next();
       if (t.text == ".align") {
-        int64_t a;
-        if (!number(a))
+        if (!alignment(var.align))
           return false;
-        var.align = static_cast<uint32_t>(a);
       } else if (t.text.size() > 1 && t.text[0] == '.' &&
                  (t.text[1] == 'b' || t.text[1] == 'u' || t.text[1] == 's' ||
                   t.text[1] == 'f')) {
@@ -256,10 +263,8 @@ private:
     while (peek().kind == Token::Word && peek().text[0] == '.') {
       const Token &q = next();
       if (q.text == ".align") {
-        int64_t a;
-        if (!number(a))
+        if (!alignment(param.align))
           return false;
-        param.align = static_cast<uint32_t>(a);
       } else if (q.text == ".ptr" || q.text == ".global" ||
                  q.text == ".shared" || q.text == ".const" ||
                  q.text == ".local") {
