@@ -8,8 +8,8 @@
 // that op, which legalize-math then expands once. The function computes the
 // same arithmetic on the same value, so results do not change. NVPTX only:
 // ptxas keeps such a call without a stack frame or spills (docs/internals.md,
-// "Outlined transcendentals"); AMDGPU calls set up a stack, and the host
-// inlines them again.
+// "Outlined transcendentals"); on AMDGPU the calls saved no code generation
+// time, and the host inlines them again.
 //
 //===----------------------------------------------------------------------===//
 
