@@ -39,9 +39,10 @@ static llvm::StringRef declaredSymbol(llvm::StringRef line) {
   if (!declares)
     return {};
   // A function's return parameter comes before its name: skip it.
-  size_t func = line.find(".func");
+  static constexpr llvm::StringLiteral kFunc = ".func";
+  size_t func = line.find(kFunc);
   if (func != llvm::StringRef::npos) {
-    llvm::StringRef afterFunc = line.drop_front(func + 5).ltrim();
+    llvm::StringRef afterFunc = line.drop_front(func + kFunc.size()).ltrim();
     if (afterFunc.starts_with("(")) {
       size_t close = afterFunc.find(')');
       if (close == llvm::StringRef::npos)

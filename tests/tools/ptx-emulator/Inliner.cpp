@@ -2,6 +2,7 @@
 
 #include "Inliner.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,14 +19,17 @@ RawOperand nameOperand(const std::string &name) {
   return o;
 }
 
-/// The type of a scalar `ld.param.T` or `st.param.T` ("f32"), or "" for
-/// anything else (another space, a vector access).
-std::string scalarParamType(const std::string &opcode, const char *base) {
-  std::string prefix = std::string(base) + ".param.";
-  if (opcode.compare(0, prefix.size(), prefix) != 0)
-    return "";
-  std::string type = opcode.substr(prefix.size());
-  return type.find('.') == std::string::npos ? type : "";
+/// An `ld.param.T` or `st.param.T`: whether it loads, and T ("f32", or
+/// "v2.f32" for a vector access).
+struct ParamAccess {
+  bool load;
+  std::string type;
+};
+std::optional<ParamAccess> paramAccess(const std::string &opcode) {
+  for (const char *prefix : {"ld.param.", "st.param."})
+    if (opcode.compare(0, 9, prefix) == 0)
+      return ParamAccess{prefix[0] == 'l', opcode.substr(9)};
+  return std::nullopt;
 }
 
 /// The body of a function (or of the entry itself) copied into an entry:
@@ -160,22 +164,20 @@ private:
       inst.guard = rename(frame, inst.guard);
       for (RawOperand &o : inst.operands)
         renameOperand(frame, o);
-      bool isParamAccess = inst.opcode.compare(0, 9, "ld.param.") == 0 ||
-                           inst.opcode.compare(0, 9, "st.param.") == 0;
-      if (isParamAccess && inst.operands.size() == 2) {
-        bool load = inst.opcode[0] == 'l';
+      std::optional<ParamAccess> access = paramAccess(inst.opcode);
+      if (access && inst.operands.size() == 2) {
+        bool load = access->load;
         const RawOperand &address = original.operands[load ? 1 : 0];
         std::string reg;
         if (!paramRegister(frame, inst, address, reg))
           return false;
         if (!reg.empty()) {
-          std::string type = scalarParamType(inst.opcode, load ? "ld" : "st");
-          if (type.empty())
+          if (access->type.find('.') != std::string::npos)
             return fail(inst.line, "'" + inst.opcode +
                                        "' of a call argument is not supported");
           RawOperand value = inst.operands[load ? 0 : 1];
           RawOperand param = nameOperand(reg);
-          inst.opcode = "mov." + type;
+          inst.opcode = "mov." + access->type;
           inst.operands = {load ? value : param, load ? param : value};
         } else if (depth > 0) {
           return fail(inst.line, "'" + inst.opcode + "' of " + address.base +
