@@ -155,6 +155,23 @@ static llvm::Error readBuffers(ModuleOp kernel, KernelInterface &result) {
   return llvm::Error::success();
 }
 
+/// A buffer of the memory plan that no launch of any target takes (the
+/// kernel stage kept a fused kernel's temporary in registers) is allocated
+/// with no bytes: its ids stay those of the launches' arguments.
+static void dropUnlaunchedBuffers(KernelInterface &result) {
+  std::vector<bool> launched(result.buffers.size());
+  for (const auto &[target, launches] : result.summary.targets)
+    for (const KernelLaunch &launch : launches)
+      for (const KernelArgument &argument : launch.arguments)
+        if (argument.kind == KernelArgument::Kind::Buffer &&
+            argument.index >= 0 &&
+            argument.index < static_cast<int64_t>(launched.size()))
+          launched[argument.index] = true;
+  for (auto [buffer, used] : llvm::zip(result.buffers, launched))
+    if (!used)
+      buffer.bytes = getAffineConstantExpr(0, buffer.bytes.getContext());
+}
+
 llvm::Expected<KernelInterface>
 accy::target::readKernelInterface(ModuleOp kernel) {
   KernelInterface result;
@@ -176,6 +193,7 @@ accy::target::readKernelInterface(ModuleOp kernel) {
     if (!summary)
       return summary.takeError();
     result.summary = std::move(*summary);
+    dropUnlaunchedBuffers(result);
   }
   if (!result.summary.targets.empty() &&
       result.summary.symbols != result.symbols)

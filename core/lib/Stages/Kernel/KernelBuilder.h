@@ -49,6 +49,10 @@ struct KernelPlan {
   /// The value of the fill folded into each epilogue that reduces a row
   /// (null where there is none, or for other epilogues).
   llvm::SmallVector<mlir::Value> epilogueInits;
+  /// Buffers the kernel computes that nothing reads after it: temporaries
+  /// that only the root, its folded fills and its epilogues use, and that
+  /// the epilogues read in registers. Their stores are left out.
+  llvm::SmallPtrSet<mlir::Value, 4> unreadResults;
 };
 
 /// Replaces `op` with scf.parallel loops over its iteration space, collapsed

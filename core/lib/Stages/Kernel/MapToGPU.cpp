@@ -125,6 +125,30 @@ bool canRunInRootKernel(linalg::LinalgOp root,
   return true;
 }
 
+/// The buffers `root` and its `epilogues` write that nothing reads after
+/// their kernel: buffers allocated in the launch function (gpu.alloc) that
+/// only they, the fills folded into them (`folded`) and a dealloc use. The kernel
+/// computes each point of such a buffer in a register and its epilogues read
+/// it there, at the same point, so storing it is dead: a contraction's
+/// accumulator before its bias and activation, for one.
+llvm::SmallPtrSet<Value, 4>
+findUnreadResults(linalg::LinalgOp root, ArrayRef<linalg::LinalgOp> epilogues,
+                  const llvm::DenseSet<Operation *> &folded) {
+  llvm::SmallPtrSet<Value, 4> unread;
+  auto inKernel = [&](Operation *user) {
+    return user == root || folded.contains(user) ||
+           isa<gpu::DeallocOp>(user) || llvm::is_contained(epilogues, user);
+  };
+  SmallVector<Value> results{root.getDpsInits()[0]};
+  for (linalg::LinalgOp epilogue : epilogues)
+    results.push_back(epilogue.getDpsInits()[0]);
+  for (Value result : results)
+    if (result.getDefiningOp<gpu::AllocOp>() &&
+        llvm::all_of(result.getUsers(), inKernel))
+      unread.insert(result);
+  return unread;
+}
+
 /// Whether `root` is planned as a row reduction (on every GPU target alike).
 bool isRowReduction(linalg::LinalgOp root) {
   auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
@@ -240,6 +264,11 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
           kp.epilogueInits.push_back(inits.empty() ? Value() : inits[0]);
           fusedEpilogues.insert(epilogue);
         }
+        // Row and scan kernels read their results again from memory (a row
+        // beyond the row cache, a long line's later launches).
+        if (kp.schedule == Schedule::TiledContraction ||
+            kp.schedule == Schedule::ThreadReduction)
+          kp.unreadResults = findUnreadResults(op, kp.epilogues, folded);
         FailureOr<unsigned> made = buildLaunch(rewriter, op, kp);
         if (failed(made))
           return failure();

@@ -141,7 +141,8 @@ Value emitPointValue(OpBuilder &b, Location loc, linalg::LinalgOp op,
 void storeResult(OpBuilder &b, Location loc, linalg::LinalgOp op,
                  OpOperand *output, Value value, ValueRange ivs,
                  const KernelPlan &plan) {
-  storeOperand(b, loc, op, output, value, ivs);
+  if (!plan.unreadResults.contains(output->get()))
+    storeOperand(b, loc, op, output, value, ivs);
   if (plan.epilogues.empty())
     return;
   // An epilogue's loops are the points of the root's result.
@@ -151,7 +152,8 @@ void storeResult(OpBuilder &b, Location loc, linalg::LinalgOp op,
   for (linalg::LinalgOp epilogue : plan.epilogues) {
     Value computed = emitPointValue(b, loc, epilogue, point, inRegisters);
     OpOperand *result = epilogue.getDpsInitOperand(0);
-    storeOperand(b, loc, epilogue, result, computed, point);
+    if (!plan.unreadResults.contains(result->get()))
+      storeOperand(b, loc, epilogue, result, computed, point);
     inRegisters[result->get()] = computed;
   }
 }
