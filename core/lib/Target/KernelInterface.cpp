@@ -155,21 +155,30 @@ static llvm::Error readBuffers(ModuleOp kernel, KernelInterface &result) {
   return llvm::Error::success();
 }
 
-/// A buffer of the memory plan that no launch of any target takes (the
-/// kernel stage kept a fused kernel's temporary in registers) is allocated
-/// with no bytes: its ids stay those of the launches' arguments.
-static void dropUnlaunchedBuffers(KernelInterface &result) {
+/// Every buffer a launch takes must be one of the memory plan's. A buffer
+/// that no launch of any target takes (the kernel stage kept a fused
+/// kernel's temporary in registers) is allocated with no bytes: its ids stay
+/// those of the launches' arguments.
+static llvm::Error dropUnlaunchedBuffers(KernelInterface &result) {
   std::vector<bool> launched(result.buffers.size());
   for (const auto &[target, launches] : result.summary.targets)
     for (const KernelLaunch &launch : launches)
-      for (const KernelArgument &argument : launch.arguments)
-        if (argument.kind == KernelArgument::Kind::Buffer &&
-            argument.index >= 0 &&
-            argument.index < static_cast<int64_t>(launched.size()))
-          launched[argument.index] = true;
+      for (const KernelArgument &argument : launch.arguments) {
+        if (argument.kind != KernelArgument::Kind::Buffer)
+          continue;
+        if (argument.index < 0 ||
+            argument.index >= static_cast<int64_t>(launched.size()))
+          return interfaceError(
+              result.name, llvm::Twine("launch '") + launch.name +
+                               "' takes buffer " +
+                               llvm::Twine(argument.index) +
+                               ", which 'accy.memory' does not plan");
+        launched[argument.index] = true;
+      }
   for (auto [buffer, used] : llvm::zip(result.buffers, launched))
     if (!used)
       buffer.bytes = getAffineConstantExpr(0, buffer.bytes.getContext());
+  return llvm::Error::success();
 }
 
 llvm::Expected<KernelInterface>
@@ -193,7 +202,8 @@ accy::target::readKernelInterface(ModuleOp kernel) {
     if (!summary)
       return summary.takeError();
     result.summary = std::move(*summary);
-    dropUnlaunchedBuffers(result);
+    if (llvm::Error err = dropUnlaunchedBuffers(result))
+      return std::move(err);
   }
   if (!result.summary.targets.empty() &&
       result.summary.symbols != result.symbols)

@@ -127,10 +127,10 @@ bool canRunInRootKernel(linalg::LinalgOp root,
 
 /// The buffers `root` and its `epilogues` write that nothing reads after
 /// their kernel: buffers allocated in the launch function (gpu.alloc) that
-/// only they, the fills folded into them (`folded`) and a dealloc use. The kernel
-/// computes each point of such a buffer in a register and its epilogues read
-/// it there, at the same point, so storing it is dead: a contraction's
-/// accumulator before its bias and activation, for one.
+/// only they, the fills folded into them (`folded`) and a dealloc use. The
+/// kernel computes each point of such a buffer in a register and its
+/// epilogues read it there, at the same point, so storing it is dead: a
+/// contraction's accumulator before its bias and activation, for one.
 llvm::SmallPtrSet<Value, 4>
 findUnreadResults(linalg::LinalgOp root, ArrayRef<linalg::LinalgOp> epilogues,
                   const llvm::DenseSet<Operation *> &folded) {
