@@ -39,6 +39,7 @@ CompileOptions accy::driver::compileOptionsFor(const Options &options) {
   co.includeDirs = options.includeDirs;
   co.stages.targets = options.targets;
   co.stages.buildId = compilerBuildId();
+  co.stages.countModifyingPasses = options.stats;
   co.stages.collectPassTimings = options.timing && options.stats;
   co.stages.verifyEachPass = options.verifyEach;
   co.stages.store = options.store;

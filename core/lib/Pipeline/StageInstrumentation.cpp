@@ -46,7 +46,7 @@ void StageInstrumentation::runBeforePass(mlir::Pass *pass,
                                          mlir::Operation *op) {
   if (!isCounted(pass))
     return;
-  stack.push_back({pass, irSignature(op), Clock::now(),
+  stack.push_back({pass, countModified ? irSignature(op) : 0, Clock::now(),
                    timePasses ? countOps(op) : 0,
                    timePasses ? heapInUse() : 0});
 }
@@ -58,7 +58,7 @@ void StageInstrumentation::runAfterPass(mlir::Pass *pass,
   Frame frame = stack.back();
   stack.pop_back();
   ++stats.passRuns;
-  if (irSignature(op) != frame.before)
+  if (countModified && irSignature(op) != frame.before)
     ++stats.passesModified;
   if (!timePasses)
     return;

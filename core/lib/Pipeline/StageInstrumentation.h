@@ -14,11 +14,13 @@
 
 namespace accy {
 
-/// Counts pass runs, failures, passes that modified the IR and analysis
-/// computations; with `timePasses`, also per-pass time and op counts.
+/// Counts pass runs, failures and analysis computations; with
+/// `countModified`, also the passes that modified the IR; with `timePasses`,
+/// also per-pass time and op counts.
 class StageInstrumentation : public mlir::PassInstrumentation {
 public:
-  explicit StageInstrumentation(bool timePasses) : timePasses(timePasses) {}
+  StageInstrumentation(bool countModified, bool timePasses)
+      : countModified(countModified), timePasses(timePasses) {}
 
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
@@ -41,13 +43,14 @@ private:
   using Clock = std::chrono::steady_clock;
   struct Frame {
     mlir::Pass *pass;
-    uint64_t before; // irSignature() of the op before the pass
+    uint64_t before; // irSignature() of the op before the pass, if counted
     Clock::time_point start;
     uint64_t opsBefore;
     size_t heapBefore;
   };
   PassTiming &timingFor(mlir::Pass *pass);
 
+  bool countModified;
   bool timePasses;
   PassStatistics stats;
   std::vector<Frame> stack;

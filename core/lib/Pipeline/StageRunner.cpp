@@ -261,7 +261,8 @@ class PipelineRun {
 public:
   PipelineRun(MLIRContext *context, StageId stage, const StageOptions &options)
       : stage(stage), pm(context, ModuleOp::getOperationName()),
-        instrumentation(new StageInstrumentation(options.collectPassTimings)),
+        instrumentation(new StageInstrumentation(
+            options.countModifyingPasses, options.collectPassTimings)),
         verifyEachPass(options.verifyEachPass) {
     pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(instrumentation));
     pm.enableVerifier(verifyEachPass);
