@@ -2,8 +2,6 @@
 
 #include "accy/Target/Artifacts.h"
 
-#include "PTXMerge.h"
-
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Support/FileWriting.h"
 #include "accy/Target/CodeGen.h"
@@ -13,8 +11,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IntegerSet.h"
 
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Parallel.h"
@@ -47,11 +43,12 @@ llvm::StringRef accy::target::getLinkableProperty(TargetKind kind) {
 namespace {
 
 /// One target's code in a kernel module: the artifact and what links with
-/// other kernels' (the bitcode; for AMDGPU the relocatable object).
+/// other kernels' (the bitcode; for AMDGPU the relocatable object), one
+/// piece per part of the kernel compiled apart.
 struct Compiled {
   const TargetProfile *profile;
   StringRef bytes;
-  StringRef linkable;
+  SmallVector<StringRef, 1> linkables;
 };
 
 llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
@@ -65,12 +62,13 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
       return makeError("gpu.binary @" + binary.getName() +
                        " must hold one object");
     auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-    StringRef linkable;
+    SmallVector<StringRef, 1> linkables;
     if (DictionaryAttr properties = object.getProperties())
-      if (auto bytes = properties.getAs<StringAttr>(
+      if (auto pieces = properties.getAs<ArrayAttr>(
               getLinkableProperty(profile->kind)))
-        linkable = bytes.getValue();
-    result.push_back({&*profile, object.getObject().getValue(), linkable});
+        for (auto piece : pieces.getAsRange<StringAttr>())
+          linkables.push_back(piece.getValue());
+    result.push_back({&*profile, object.getObject().getValue(), linkables});
   }
   if (auto host = kernel->getAttrOfType<DictionaryAttr>(kHostObjectAttr)) {
     auto object = host.getAs<StringAttr>("object");
@@ -80,7 +78,7 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
     llvm::Expected<const TargetProfile &> profile = lookupTargetProfile("host");
     if (!profile)
       return profile.takeError();
-    result.push_back({&*profile, object.getValue(), bitcode.getValue()});
+    result.push_back({&*profile, object.getValue(), {bitcode.getValue()}});
   }
   llvm::sort(result, [](const Compiled &a, const Compiled &b) {
     return a.profile < b.profile; // canonical (table) order
@@ -113,33 +111,15 @@ std::vector<ModuleOp> accy::target::getKernelModules(ModuleOp product) {
 }
 
 /// One target's file from its kernels' code. A single kernel's code is the
-/// file's. Several kernels' PTX merges as text, their host objects link as
-/// relocatable objects and their AMDGPU relocatable objects into one code
-/// object, which saves generating code a second time; only PTX whose
-/// kernels clash is made again from the linked bitcode.
+/// file's; several kernels' join (joinCode).
 static llvm::Expected<std::string>
 linkFileArtifact(const TargetProfile &profile,
                  llvm::ArrayRef<StringRef> linkables,
                  llvm::ArrayRef<StringRef> compiled, llvm::StringRef stem) {
   if (compiled.size() == 1)
     return compiled[0].str();
-  switch (profile.kind) {
-  case TargetKind::Host:
-    return linkHostObjects(compiled);
-  case TargetKind::AMDGPU:
-    return linkCodeObjects(linkables);
-  case TargetKind::NVPTX:
-    if (std::optional<std::string> merged = mergePTX(compiled))
-      return std::move(*merged);
-    break;
-  }
-  llvm::LLVMContext context;
-  std::string name = (stem + "." + profile.name).str();
-  auto module = linkBitcode(context, linkables, name);
-  if (!module)
-    return module.takeError();
-  (*module)->setSourceFileName(name);
-  return emitArtifact(**module, profile);
+  return joinCode(profile, linkables, compiled,
+                  (stem + "." + profile.name).str());
 }
 
 llvm::Expected<std::vector<Artifact>>
@@ -169,10 +149,10 @@ accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
         return makeError("kernel '" + getKernelName(kernel) +
                          "' was compiled for other targets than '" +
                          getKernelName(kernels.front()) + "'");
-      if (c.linkable.empty())
+      if (c.linkables.empty())
         return makeError("kernel '" + getKernelName(kernel) + "' has no " +
                          c.profile->name + " code to link");
-      slot.linkables.push_back(c.linkable);
+      llvm::append_range(slot.linkables, c.linkables);
       slot.artifacts.push_back(c.bytes);
     }
   }

@@ -418,31 +418,25 @@ static std::string renumberCallSequences(llvm::StringRef ptx) {
   return out;
 }
 
-llvm::Expected<EmittedCode>
-accy::target::emitCode(llvm::Module &module, const TargetProfile &profile) {
+llvm::Expected<std::string>
+accy::target::emitObjectCode(llvm::Module &module,
+                             const TargetProfile &profile) {
   switch (profile.kind) {
   case TargetKind::NVPTX: {
     auto ptx = emitFile(module, profile, llvm::CodeGenFileType::AssemblyFile);
     if (!ptx)
       return ptx.takeError();
-    return EmittedCode{renumberCallSequences(*ptx), {}};
+    return renumberCallSequences(*ptx);
   }
-  case TargetKind::AMDGPU: {
-    auto object = emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
-    if (!object)
-      return object.takeError();
-    auto codeObject = linkCodeObjects(llvm::StringRef(*object));
-    if (!codeObject)
-      return codeObject.takeError();
-    return EmittedCode{std::move(*codeObject), std::move(*object)};
-  }
+  case TargetKind::AMDGPU:
+    return emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
   case TargetKind::Host: {
     auto object = emitFile(module, profile, llvm::CodeGenFileType::ObjectFile);
     if (!object)
       return object.takeError();
     if (llvm::Error error = checkHostObject(*object))
       return std::move(error);
-    return EmittedCode{std::move(*object), {}};
+    return object;
   }
   }
   llvm_unreachable("unknown target kind");
@@ -450,8 +444,8 @@ accy::target::emitCode(llvm::Module &module, const TargetProfile &profile) {
 
 llvm::Expected<std::string>
 accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
-  llvm::Expected<EmittedCode> code = emitCode(module, profile);
-  if (!code)
-    return code.takeError();
-  return std::move(code->artifact);
+  llvm::Expected<std::string> code = emitObjectCode(module, profile);
+  if (!code || profile.kind != TargetKind::AMDGPU)
+    return code;
+  return linkCodeObjects(llvm::StringRef(*code));
 }

@@ -2,7 +2,11 @@
 
 #include "PTXMerge.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <vector>
 
 using namespace accy::target;
 
@@ -55,6 +59,57 @@ static llvm::StringRef declaredSymbol(llvm::StringRef line) {
   return space == llvm::StringRef::npos ? head : head.drop_front(space + 1);
 }
 
+namespace {
+/// A module body's text: a module-scope item (a declaration or definition,
+/// from the line that names its symbol through its closing `;` or `}`), or
+/// the text between two items (comments, blank lines).
+struct Piece {
+  llvm::StringRef text;
+  llvm::StringRef symbol; // empty between items
+  bool isFunction = false;
+};
+} // namespace
+
+/// `body` cut into pieces, in order: concatenated, they are `body`.
+static std::vector<Piece> cutIntoPieces(llvm::StringRef body) {
+  std::vector<Piece> pieces;
+  auto lineAt = [&](size_t pos) {
+    size_t end = body.find('\n', pos);
+    return body.slice(pos, end == llvm::StringRef::npos ? body.size()
+                                                       : end + 1);
+  };
+  size_t pos = 0, between = 0;
+  while (pos < body.size()) {
+    llvm::StringRef first = lineAt(pos);
+    llvm::StringRef symbol = declaredSymbol(first);
+    if (symbol.empty()) {
+      pos += first.size();
+      continue;
+    }
+    if (pos > between)
+      pieces.push_back({body.slice(between, pos)});
+    size_t start = pos;
+    int braces = 0, parens = 0;
+    bool hasBody = false;
+    while (pos < body.size()) {
+      llvm::StringRef line = lineAt(pos);
+      pos += line.size();
+      braces += line.count('{') - line.count('}');
+      parens += line.count('(') - line.count(')');
+      hasBody |= line.contains('{');
+      if (braces == 0 && parens == 0 &&
+          (hasBody || line.rtrim().ends_with(";")))
+        break;
+    }
+    pieces.push_back(
+        {body.slice(start, pos), symbol, first.contains(".func")});
+    between = pos;
+  }
+  if (between < body.size())
+    pieces.push_back({body.drop_front(between)});
+  return pieces;
+}
+
 std::optional<std::string>
 accy::target::mergePTX(llvm::ArrayRef<llvm::StringRef> modules) {
   if (modules.empty())
@@ -63,31 +118,33 @@ accy::target::mergePTX(llvm::ArrayRef<llvm::StringRef> modules) {
   if (!first)
     return std::nullopt;
   std::string merged = first->header.str();
-  llvm::StringSet<> symbols;
+  // What the modules merged so far declare and define, per symbol.
+  llvm::StringMap<llvm::SmallVector<llvm::StringRef, 2>> merging;
   for (llvm::StringRef ptx : modules) {
     std::optional<SplitModule> module = split(ptx);
     if (!module || module->header != first->header)
       return std::nullopt;
-    // Only lines outside function bodies declare module-scope symbols. A
-    // module may declare a function before it defines it; two modules may
-    // not share a symbol.
-    llvm::StringSet<> own;
-    int depth = 0;
-    llvm::StringRef rest = module->body;
-    while (!rest.empty()) {
-      auto [line, tail] = rest.split('\n');
-      rest = tail;
-      if (depth == 0) {
-        llvm::StringRef symbol = declaredSymbol(line);
-        if (!symbol.empty() && own.insert(symbol).second &&
-            symbols.contains(symbol))
-          return std::nullopt;
+    // A module may declare a function before it defines it. A symbol of an
+    // earlier module is a clash, unless both are the same function, as the
+    // entries of one kernel compiled apart each have the functions they
+    // call: the text of the earlier copy is kept.
+    llvm::StringMap<llvm::SmallVector<llvm::StringRef, 2>> own;
+    for (const Piece &piece : cutIntoPieces(module->body)) {
+      if (!piece.symbol.empty()) {
+        auto earlier = merging.find(piece.symbol);
+        if (earlier != merging.end()) {
+          if (!piece.isFunction ||
+              !llvm::is_contained(earlier->second, piece.text))
+            return std::nullopt;
+          continue;
+        }
+        own[piece.symbol].push_back(piece.text);
       }
-      depth += line.count('{') - line.count('}');
+      merged += piece.text;
     }
-    for (const auto &symbol : own)
-      symbols.insert(symbol.getKey());
-    merged += module->body.str();
+    for (const auto &entry : own)
+      merging[entry.getKey()].append(entry.getValue().begin(),
+                                     entry.getValue().end());
   }
   return merged;
 }

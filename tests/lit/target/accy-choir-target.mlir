@@ -40,8 +40,8 @@ module {
 // CHECK:         gpu.launch_func @gfx942::@scale_rows_k0
 // CHECK-NOT:   module @host
 // CHECK-NOT:   gpu.module
-// CHECK:       gpu.binary @sm_90 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {accy.bitcode = "BC{{.*}}"}, assembly = "{{.*}}.visible .entry scale_rows_k0({{.*}}">]
-// CHECK:       gpu.binary @gfx942 [#gpu.object<#rocdl.target<O = 3, chip = "gfx942">, properties = {accy.relocatable = "\7FELF{{.*}}"}, bin = "\7FELF{{.*}}">]
+// CHECK:       gpu.binary @sm_90 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {accy.bitcode = ["BC{{.*}}"]}, assembly = "{{.*}}.visible .entry scale_rows_k0({{.*}}">]
+// CHECK:       gpu.binary @gfx942 [#gpu.object<#rocdl.target<O = 3, chip = "gfx942">, properties = {accy.relocatable = ["\7FELF{{.*}}"]}, bin = "\7FELF{{.*}}">]
 
 // Only the requested target's code is kept.
 // ONLY-LABEL:  module @scale_rows

@@ -65,9 +65,11 @@ metadataNotes(llvm::StringRef codeObject) {
   return notes;
 }
 
-/// Each kernel's relocatable object and code object for `target`.
+/// Each kernel's relocatable objects (one per piece compiled apart) and
+/// code object for `target`.
 struct KernelCode {
-  std::string relocatable, codeObject;
+  std::vector<std::string> relocatables;
+  std::string codeObject;
 };
 
 std::vector<KernelCode> kernelCode(const std::vector<mlir::ModuleOp> &kernels,
@@ -78,10 +80,14 @@ std::vector<KernelCode> kernelCode(const std::vector<mlir::ModuleOp> &kernels,
       if (binary.getName() != target)
         continue;
       auto object = llvm::cast<mlir::gpu::ObjectAttr>(binary.getObjects()[0]);
-      auto relocatable =
-          object.getProperties().getAs<mlir::StringAttr>(kRelocatableProperty);
-      REQUIRE(relocatable);
-      code.push_back({relocatable.str(), object.getObject().str()});
+      auto pieces =
+          object.getProperties().getAs<mlir::ArrayAttr>(kRelocatableProperty);
+      REQUIRE(pieces);
+      REQUIRE(!pieces.empty());
+      KernelCode &kernelCode = code.emplace_back();
+      for (auto piece : pieces.getAsRange<mlir::StringAttr>())
+        kernelCode.relocatables.push_back(piece.str());
+      kernelCode.codeObject = object.getObject().str();
     }
   return code;
 }
@@ -131,8 +137,10 @@ TEST_CASE("a file's AMDGPU code object links its kernels' objects with one "
 TEST_CASE("code objects of two AMDGPU targets do not link into one",
           "[code-objects]") {
   AMDGPUCompile compiled;
-  std::string gfx90a = kernelCode(compiled.kernels, "gfx90a")[0].relocatable;
-  std::string gfx942 = kernelCode(compiled.kernels, "gfx942")[1].relocatable;
+  std::string gfx90a =
+      kernelCode(compiled.kernels, "gfx90a")[0].relocatables.front();
+  std::string gfx942 =
+      kernelCode(compiled.kernels, "gfx942")[1].relocatables.front();
   auto linked = target::linkCodeObjects({gfx90a, gfx942});
   REQUIRE(!linked);
   CHECK_THAT(llvm::toString(linked.takeError()),

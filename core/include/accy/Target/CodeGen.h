@@ -54,31 +54,35 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 linkBitcode(llvm::LLVMContext &context, llvm::ArrayRef<llvm::StringRef> bitcodes,
             llvm::StringRef name);
 
-/// What code generation makes of one optimized module.
-struct EmittedCode {
-  /// PTX text for NVPTX profiles, an AMDGPU code object (ELF shared object
-  /// linked by ld.lld) for AMDGPU profiles, an ELF relocatable object for
-  /// the host.
-  std::string artifact;
-  /// AMDGPU only: the relocatable object the code object was linked from,
-  /// which linkCodeObjects links with other kernels' without generating
-  /// their code again.
-  std::string relocatable;
-};
+/// Code generation for one optimized module, in the form that joins with
+/// other modules' code (joinCode in Artifacts.h): PTX text for NVPTX, an ELF
+/// relocatable object for AMDGPU and the host. An AMDGPU object loads only
+/// once linked into a code object (linkCodeObjects).
+llvm::Expected<std::string> emitObjectCode(llvm::Module &module,
+                                           const TargetProfile &profile);
 
-llvm::Expected<EmittedCode> emitCode(llvm::Module &module,
-                                     const TargetProfile &profile);
-
-/// emitCode's artifact alone.
+/// What a loader takes: emitObjectCode, and for AMDGPU the object linked
+/// into a code object.
 llvm::Expected<std::string> emitArtifact(llvm::Module &module,
                                          const TargetProfile &profile);
 
 /// One loadable AMDGPU code object from relocatable objects of one profile
-/// (EmittedCode::relocatable, a kernel each), with their metadata notes
+/// (emitObjectCode: a kernel, or an entry of one, each), with their metadata notes
 /// merged into one, as a loader reads one NT_AMDGPU_METADATA note per code
 /// object. Fails when the notes disagree on the target or version.
 llvm::Expected<std::string>
 linkCodeObjects(llvm::ArrayRef<llvm::StringRef> objects);
+
+/// One artifact of `profile` from pieces of code generated apart (a
+/// kernel's entries, a file's kernels), without generating their code again
+/// where it can: `codes` are the pieces' code (emitObjectCode, or PTX and
+/// host objects joined before; AMDGPU's are not read) and `linkables` what
+/// links them (NVPTX: the optimized bitcode; AMDGPU: relocatable objects).
+/// `name` names a module linked from the bitcode.
+llvm::Expected<std::string>
+joinCode(const TargetProfile &profile,
+         llvm::ArrayRef<llvm::StringRef> linkables,
+         llvm::ArrayRef<llvm::StringRef> codes, llvm::StringRef name);
 
 /// ld.lld: next to the LLVM tools Accy was built with, else on PATH.
 llvm::Expected<std::string> findLinker();

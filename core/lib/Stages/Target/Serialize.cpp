@@ -4,11 +4,13 @@
 // `accy.host_object` attribute. Code generation itself is the Target
 // library's (CodeGen.h), shared with the whole-file artifacts; this pass
 // translates to LLVM IR and records the results. A kernel's modules (one per
-// target) are translated in turn on the pass's thread, where diagnostics are
-// captured, and then optimized and compiled by LLVM at once, one per thread,
-// each inside a crash recovery context of its own (where the process enabled
-// recovery: accy-lsp), as a crash on a thread of the pool would otherwise
-// end the process.
+// target, each cut into one piece per entry where it has several) are
+// translated in turn on the pass's thread, where diagnostics are captured;
+// then LLVM optimizes and compiles the pieces at once, one per thread, and
+// joins each module's pieces into its artifact, each inside a crash
+// recovery context of its own (where the process enabled recovery:
+// accy-lsp), as a crash on a thread of the pool would otherwise end the
+// process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,81 +41,199 @@ using namespace accy;
 
 namespace {
 
+/// A piece of a lowered module's code: the module itself, or a copy of it
+/// holding one of its entries.
+struct CodePiece {
+  /// The copy; none when the piece is the whole module.
+  OwningOpRef<Operation *> part;
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> llvmModule;
+  /// NVPTX and host: the optimized bitcode; AMDGPU: the relocatable object.
+  std::string linkable;
+  std::string code; // emitObjectCode; empty for AMDGPU (the linkable)
+  std::string error; // what LLVM reported, empty on success
+};
+
 /// One lowered module of a kernel on its way to an artifact.
 struct CodegenJob {
   Operation *module;
   std::string kernel;
   const target::TargetProfile *profile;
-  std::unique_ptr<llvm::LLVMContext> context;
-  std::unique_ptr<llvm::Module> llvmModule;
-  /// NVPTX and host: the bitcode; AMDGPU: the relocatable object.
-  std::string linkable;
+  std::vector<CodePiece> pieces;
   std::string artifact;
-  std::string error; // what LLVM reported, empty on success
+  std::string error; // what joining the pieces reported
 
   /// The LLVM module's name: the kernel and the target.
   std::string name() const { return kernel + "." + profile->name.str(); }
 };
 
-/// Translates `job.module` to LLVM IR. On the pass's thread: translation
-/// reports its failures as MLIR diagnostics on the ops.
+/// The entries of a lowered GPU module, in order.
+SmallVector<LLVM::LLVMFuncOp> getEntries(Operation *module,
+                                         target::TargetKind kind) {
+  StringRef entryAttr = kind == target::TargetKind::NVPTX
+                            ? NVVM::NVVMDialect::getKernelFuncAttrName()
+                            : ROCDL::ROCDLDialect::getKernelFuncAttrName();
+  SmallVector<LLVM::LLVMFuncOp> entries;
+  module->walk([&](LLVM::LLVMFuncOp func) {
+    if (func->hasAttr(entryAttr))
+      entries.push_back(func);
+  });
+  return entries;
+}
+
+/// The least ops of a piece: a piece costs a few milliseconds of its own
+/// (its LLVM context, pass pipelines, the functions its entries share), what
+/// the code generation of a small entry (a row reduction's 200 ops) takes.
+constexpr size_t kPieceOps = 1000;
+
+/// The pieces of `job.module`'s code: a GPU module of several entries is cut
+/// between them (consecutive entries of at least kPieceOps ops each), so
+/// that their code generation runs on threads of its own (docs/internals.md,
+/// "Entries on threads"); else the piece is the module itself. Where the
+/// cuts fall depends on the module alone, never on the machine: the same
+/// kernel gives the same bytes everywhere.
+void cutIntoPieces(CodegenJob &job) {
+  SmallVector<LLVM::LLVMFuncOp> entries;
+  if (job.profile->kind != target::TargetKind::Host)
+    entries = getEntries(job.module, job.profile->kind);
+  // Consecutive entries share a piece until it holds kPieceOps ops.
+  SmallVector<SmallVector<Operation *>> groups(1);
+  size_t groupOps = 0;
+  for (LLVM::LLVMFuncOp entry : entries) {
+    if (groupOps >= kPieceOps) {
+      groups.emplace_back();
+      groupOps = 0;
+    }
+    groups.back().push_back(entry);
+    entry->walk([&](Operation *) { ++groupOps; });
+  }
+  if (groups.size() < 2) {
+    job.pieces.emplace_back();
+    return;
+  }
+  // Each piece copies the module's ops but the entries of other pieces.
+  llvm::SmallPtrSet<Operation *, 8> isEntry;
+  for (LLVM::LLVMFuncOp entry : entries)
+    isEntry.insert(entry);
+  for (ArrayRef<Operation *> group : groups) {
+    CodePiece &piece = job.pieces.emplace_back();
+    piece.part = job.module->cloneWithoutRegions();
+    Block *body = new Block();
+    piece.part->getRegion(0).push_back(body);
+    auto builder = OpBuilder::atBlockEnd(body);
+    for (Operation &op : job.module->getRegion(0).front())
+      if (!isEntry.contains(&op) || llvm::is_contained(group, &op))
+        builder.clone(op);
+  }
+}
+
+/// Removes the internal functions and globals of `module` that nothing
+/// uses: those of the entries a piece does not hold.
+void dropUnusedInternals(llvm::Module &module) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (llvm::Function &function : llvm::make_early_inc_range(module))
+      if (function.hasLocalLinkage() && function.use_empty()) {
+        function.eraseFromParent();
+        changed = true;
+      }
+    for (llvm::GlobalVariable &global :
+         llvm::make_early_inc_range(module.globals()))
+      if (global.hasLocalLinkage() && global.use_empty()) {
+        global.eraseFromParent();
+        changed = true;
+      }
+  }
+}
+
+/// Translates each piece of `job` to LLVM IR. On the pass's thread:
+/// translation reports its failures as MLIR diagnostics on the ops.
 LogicalResult translate(CodegenJob &job) {
-  job.context = std::make_unique<llvm::LLVMContext>();
-  job.llvmModule = translateModuleToLLVMIR(job.module, *job.context, job.name());
-  if (!job.llvmModule)
-    return job.module->emitError()
-           << "cannot translate the " << job.profile->name << " code of '"
-           << job.name() << "' to LLVM IR";
-  job.llvmModule->setSourceFileName(job.name());
+  for (CodePiece &piece : job.pieces) {
+    piece.context = std::make_unique<llvm::LLVMContext>();
+    Operation *source = piece.part ? piece.part.get() : job.module;
+    piece.llvmModule =
+        translateModuleToLLVMIR(source, *piece.context, job.name());
+    if (!piece.llvmModule)
+      return job.module->emitError()
+             << "cannot translate the " << job.profile->name << " code of '"
+             << job.name() << "' to LLVM IR";
+    piece.llvmModule->setSourceFileName(job.name());
+    if (piece.part)
+      dropUnusedInternals(*piece.llvmModule);
+  }
   return success();
 }
 
-/// Optimizes and compiles the translated module: LLVM only, so any thread
-/// may run it; errors are kept in the job for the pass's thread to report.
-void generateCode(CodegenJob &job) {
+/// Optimizes and compiles a translated piece: LLVM only, so any thread may
+/// run it; errors are kept in the piece for the pass's thread to report.
+void generateCode(const CodegenJob &job, CodePiece &piece) {
   const std::optional<InjectedFault> &fault = injectedFault();
   if (fault && fault->appliesTo("codegen", job.kernel)) {
     if (fault->mode != InjectedFault::Fail)
       fault->raise();
-    job.error = fault->failureMessage();
+    piece.error = fault->failureMessage();
     return;
   }
-  llvm::Module &module = *job.llvmModule;
+  llvm::Module &module = *piece.llvmModule;
   llvm::Error error = target::optimizeModule(module, *job.profile);
   if (!error)
     error = target::checkSelfContained(module, *job.profile);
   if (error) {
-    job.error = llvm::toString(std::move(error));
+    piece.error = llvm::toString(std::move(error));
     return;
   }
   bool amdgpu = job.profile->kind == target::TargetKind::AMDGPU;
   if (!amdgpu)
-    job.linkable = target::writeBitcode(module);
-  llvm::Expected<target::EmittedCode> code =
-      target::emitCode(module, *job.profile);
+    piece.linkable = target::writeBitcode(module);
+  llvm::Expected<std::string> code =
+      target::emitObjectCode(module, *job.profile);
   if (!code) {
-    job.error = llvm::toString(code.takeError());
+    piece.error = llvm::toString(code.takeError());
     return;
   }
-  job.artifact = std::move(code->artifact);
-  if (amdgpu)
-    job.linkable = std::move(code->relocatable);
+  (amdgpu ? piece.linkable : piece.code) = std::move(*code);
 }
 
-/// generateCode, with a crash (a signal, abort(), a fatal error inside an
-/// LLVM backend) turned into the job's error where recovery is enabled.
-void generateCodeRecovering(CodegenJob &job) {
+/// Joins the pieces of `job` into its artifact (target::joinCode).
+void joinPieces(CodegenJob &job) {
+  SmallVector<StringRef> linkables, codes;
+  for (const CodePiece &piece : job.pieces) {
+    linkables.push_back(piece.linkable);
+    codes.push_back(piece.code);
+  }
+  llvm::Expected<std::string> artifact =
+      target::joinCode(*job.profile, linkables, codes, job.name());
+  if (artifact)
+    job.artifact = std::move(*artifact);
+  else
+    job.error = llvm::toString(artifact.takeError());
+}
+
+/// The error of a crash (a signal, abort(), a fatal error inside an LLVM
+/// backend) that recovery caught, where the process enabled it.
+std::string crashError(const CodegenJob &job, StringRef crash) {
+  return (llvm::Twine(kInternalErrorPrefix) + " (" + crash +
+          ") in LLVM code generation for " + job.profile->name)
+      .str();
+}
+
+void generateCodeRecovering(const CodegenJob &job, CodePiece &piece) {
   std::optional<std::string> crash =
-      runRecoveringCrash([&] { generateCode(job); });
+      runRecoveringCrash([&] { generateCode(job, piece); });
   if (!crash)
     return;
   // LLVM's module and context may be inconsistent after a crash: leaked,
   // never destroyed.
-  (void)job.llvmModule.release();
-  (void)job.context.release();
-  job.error = (llvm::Twine(kInternalErrorPrefix) + " (" + *crash +
-               ") in LLVM code generation for " + job.profile->name)
-                  .str();
+  (void)piece.llvmModule.release();
+  (void)piece.context.release();
+  piece.error = crashError(job, *crash);
+}
+
+void joinPiecesRecovering(CodegenJob &job) {
+  if (std::optional<std::string> crash =
+          runRecoveringCrash([&] { joinPieces(job); }))
+    job.error = crashError(job, *crash);
 }
 
 struct SerializePass
@@ -177,11 +297,14 @@ struct SerializePass
     auto format = job.profile->kind == target::TargetKind::NVPTX
                       ? gpu::CompilationTarget::Assembly
                       : gpu::CompilationTarget::Binary;
+    SmallVector<Attribute> linkables;
+    for (const CodePiece &piece : job.pieces)
+      linkables.push_back(b.getStringAttr(piece.linkable));
     auto object = gpu::ObjectAttr::get(
         ctx, module.getTargetsAttr()[0], format, b.getStringAttr(job.artifact),
-        b.getDictionaryAttr({b.getNamedAttr(
-            target::getLinkableProperty(job.profile->kind),
-            b.getStringAttr(job.linkable))}));
+        b.getDictionaryAttr(
+            {b.getNamedAttr(target::getLinkableProperty(job.profile->kind),
+                            b.getArrayAttr(linkables))}));
     OpBuilder builder(ctx);
     builder.setInsertionPointAfter(module);
     std::string symbol = module.getName().str();
@@ -200,7 +323,8 @@ struct SerializePass
     kernel->setAttr(
         kHostObjectAttr,
         b.getDictionaryAttr(
-            {b.getNamedAttr("bitcode", b.getStringAttr(job.linkable)),
+            {b.getNamedAttr("bitcode",
+                            b.getStringAttr(job.pieces.front().linkable)),
              b.getNamedAttr("cpu", b.getStringAttr(job.profile->chip)),
              b.getNamedAttr("object", b.getStringAttr(job.artifact)),
              b.getNamedAttr("symbols", b.getArrayAttr(exported)),
@@ -211,27 +335,43 @@ struct SerializePass
   LogicalResult serialize(ModuleOp kernel) {
     bool failed = false;
     std::vector<CodegenJob> jobs;
-    for (auto module : kernel.getOps<gpu::GPUModuleOp>()) {
-      FailureOr<CodegenJob> job = prepareGPUModule(kernel, module);
-      if (mlir::failed(job) || mlir::failed(translate(*job)))
+    auto prepared = [&](FailureOr<CodegenJob> job) {
+      if (mlir::failed(job)) {
         failed = true;
-      else
-        jobs.push_back(std::move(*job));
-    }
-    for (auto host : kernel.getOps<ModuleOp>()) {
-      if (host.getSymName() != kHostModuleName)
-        continue;
-      FailureOr<CodegenJob> job = prepareHost(kernel, host);
-      if (mlir::failed(job) || mlir::failed(translate(*job)))
+        return;
+      }
+      cutIntoPieces(*job);
+      if (mlir::failed(translate(*job))) {
         failed = true;
-      else
-        jobs.push_back(std::move(*job));
-    }
+        return;
+      }
+      jobs.push_back(std::move(*job));
+    };
+    for (auto module : kernel.getOps<gpu::GPUModuleOp>())
+      prepared(prepareGPUModule(kernel, module));
+    for (auto host : kernel.getOps<ModuleOp>())
+      if (host.getSymName() == kHostModuleName)
+        prepared(prepareHost(kernel, host));
     if (failed)
       return failure();
 
-    // The targets' code generation is independent: one thread each.
-    parallelForEach(&getContext(), jobs, generateCodeRecovering);
+    // Every target's pieces are independent: one thread each, then the
+    // pieces of each target joined, one thread each.
+    std::vector<std::pair<CodegenJob *, CodePiece *>> pieces;
+    for (CodegenJob &job : jobs)
+      for (CodePiece &piece : job.pieces)
+        pieces.push_back({&job, &piece});
+    parallelForEach(&getContext(), pieces, [](auto jobAndPiece) {
+      generateCodeRecovering(*jobAndPiece.first, *jobAndPiece.second);
+    });
+    for (CodegenJob &job : jobs)
+      for (CodePiece &piece : job.pieces)
+        if (job.error.empty())
+          job.error = piece.error;
+    parallelForEach(&getContext(), jobs, [](CodegenJob &job) {
+      if (job.error.empty())
+        joinPiecesRecovering(job);
+    });
 
     for (CodegenJob &job : jobs) {
       if (!job.error.empty()) {
