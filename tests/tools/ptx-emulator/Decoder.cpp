@@ -76,7 +76,7 @@ struct Opcode {
   std::string base;
   std::vector<Type> types;
   Round round = Round::Default;
-  bool ftz = false, sat = false, approx = false, full = false;
+  bool ftz = false, sat = false, approx = false, full = false, nan = false;
   bool lo = false, hi = false, wide = false, uni = false, sync = false;
   bool to = false, aligned = false;
   int vec = 1;
@@ -467,6 +467,7 @@ private:
       }
       if (p == "ftz") op.ftz = true;
       else if (p == "sat") op.sat = true;
+      else if (p == "NaN") op.nan = true;
       else if (p == "approx") op.approx = true;
       else if (p == "full") op.full = true;
       else if (p == "lo") op.lo = true;
@@ -663,8 +664,9 @@ private:
       return binary(b == "div" ? Op::Div : Op::Rem);
     }
     if (b == "min" || b == "max") {
-      if (t == Type::Pred || op.sat)
+      if (t == Type::Pred || op.sat || (op.nan && !isF))
         return unsupported(ri);
+      inst.propagateNaN = op.nan;
       return binary(b == "min" ? Op::Min : Op::Max);
     }
     if (b == "neg" || b == "abs") {

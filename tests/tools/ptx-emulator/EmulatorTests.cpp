@@ -16,6 +16,7 @@
 #include "Scheduler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -249,6 +250,56 @@ TEST_CASE("cvt rounds and saturates as PTX says", "[emulator]") {
   // 1 + (2^-10 + 2^-20): rounds to 1 + 2^-10 (0x1401 is 2^-10 (1 + 2^-10))
   CHECK((out[12] & 0xffff) == 0x3C01);
   CHECK(bitsToF32(out[13]) == 16777216.0f);   // ties to even
+}
+
+TEST_CASE("max.NaN and min.NaN propagate NaN and order signed zeros",
+          "[emulator]") {
+  // 0f7FC00000 is NaN, 0f80000000 is -0.0.
+  std::string ptx = R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [k_param_0];
+  max.NaN.f32 %f1, 0f7FC00000, 0f3F800000;
+  st.global.f32 [%rd1], %f1;
+  min.NaN.f32 %f2, 0f3F800000, 0f7FC00000;
+  st.global.f32 [%rd1+4], %f2;
+  max.f32 %f3, 0f7FC00000, 0f3F800000;
+  st.global.f32 [%rd1+8], %f3;
+  max.NaN.f32 %f4, 0f80000000, 0f00000000;
+  st.global.f32 [%rd1+12], %f4;
+  min.NaN.f32 %f5, 0f00000000, 0f80000000;
+  st.global.f32 [%rd1+16], %f5;
+  max.NaN.f32 %f6, 0f40000000, 0fC0400000;
+  st.global.f32 [%rd1+20], %f6;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(6, 0);
+  std::string error;
+  REQUIRE(run(ptx, 1, out, error));
+  CHECK(std::isnan(bitsToF32(out[0])));
+  CHECK(std::isnan(bitsToF32(out[1])));
+  CHECK(bitsToF32(out[2]) == 1.0f); // without .NaN, the number
+  CHECK(out[3] == 0x00000000u);     // +0.0
+  CHECK(out[4] == 0x80000000u);     // -0.0
+  CHECK(bitsToF32(out[5]) == 2.0f);
+}
+
+TEST_CASE("max.NaN on integers fails the load", "[emulator]") {
+  std::string ptx = R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<4>;
+  max.NaN.s32 %r1, %r2, %r3;
+  ret;
+}
+)";
+  std::vector<uint32_t> out(1, 0);
+  std::string error;
+  CHECK(!run(ptx, 1, out, error));
+  CHECK(error.find("max.NaN.s32") != std::string::npos);
 }
 
 TEST_CASE("an unsupported instruction fails the load, naming it",

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <mutex>
 
 using namespace ptxemu;
@@ -217,6 +218,23 @@ inline uint64_t floatOp(const Inst &I, const uint64_t *r, F32Op f32, F64Op f64) 
 
 template <typename T> T fminNum(T a, T b) { return std::fmin(a, b); }
 template <typename T> T fmaxNum(T a, T b) { return std::fmax(a, b); }
+
+/// min.NaN and max.NaN: a NaN operand gives NaN, and -0.0 is below +0.0
+/// (IEEE 754-2019 minimum and maximum, LLVM's llvm.minimum/llvm.maximum).
+template <typename T> T fminimum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+template <typename T> T fmaximum(T a, T b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
 
 uint64_t bitReverse(uint64_t v, int w) {
   uint64_t out = 0;
@@ -470,10 +488,14 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
       if (isFloat(t)) {
         r[I.dst[0]] = floatOp(
             I, r,
-            [isMin](float a, float b, float) {
+            [isMin, nan = I.propagateNaN](float a, float b, float) {
+              if (nan)
+                return isMin ? fminimum(a, b) : fmaximum(a, b);
               return isMin ? fminNum(a, b) : fmaxNum(a, b);
             },
-            [isMin](double a, double b, double) {
+            [isMin, nan = I.propagateNaN](double a, double b, double) {
+              if (nan)
+                return isMin ? fminimum(a, b) : fmaximum(a, b);
               return isMin ? fminNum(a, b) : fmaxNum(a, b);
             });
       } else if (isSigned(t)) {

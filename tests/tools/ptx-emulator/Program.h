@@ -65,6 +65,7 @@ struct Inst {
   Round round = Round::Default;
   uint8_t vec = 1;         // ld/st/mov vector width
   bool ftz = false, sat = false, guardNegated = false, negC = false;
+  bool propagateNaN = false; // min/max.NaN
   Space space = Space::Generic;
   Cmp cmp = Cmp::Eq;
   BoolOp boolOp = BoolOp::None;

@@ -13,6 +13,7 @@
 #include "accy/Stages/Target/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace accy::target {
@@ -48,6 +49,10 @@ struct ConvertGPUToNVVMPass
     };
     auto populateGPUPatterns = [](LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns) {
+      // ceildivui and friends have no direct LLVM lowering. maximumf and
+      // minimumf keep theirs: llvm.maximum is one max.NaN on sm_80 and
+      // later, where the compares and selects were four instructions.
+      arith::populateCeilFloorDivExpandOpsPatterns(patterns);
       populateGpuToNVVMConversionPatterns(converter, patterns);
     };
     if (failed(convertGPUModuleToLLVM(

@@ -14,8 +14,11 @@
 
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace accy::target {
 #define GEN_PASS_DEF_CONVERTGPUTOROCDL
@@ -26,6 +29,22 @@ using namespace mlir;
 using namespace accy::target;
 
 namespace {
+
+/// What upstream's arith-expand does: ceildivui and friends, which have no
+/// direct LLVM lowering, and maximumf and friends as compares and selects.
+/// The AMDGPU backend's own expansion of llvm.maximum (v_max, v_cmp_o,
+/// v_cndmask) saved no instruction in softmax.accy's gfx942 code object and
+/// added an s_nop (a wait state) before most of its selects.
+LogicalResult expandArithOps(gpu::GPUModuleOp module) {
+  RewritePatternSet patterns(module.getContext());
+  arith::populateArithExpandOpsPatterns(patterns);
+  ConversionTarget target(*module.getContext());
+  target.addIllegalOp<arith::CeilDivSIOp, arith::CeilDivUIOp,
+                      arith::FloorDivSIOp, arith::MaximumFOp,
+                      arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(module, target, std::move(patterns));
+}
 
 struct ConvertGPUToROCDLPass
     : public accy::target::impl::ConvertGPUToROCDLBase<ConvertGPUToROCDLPass> {
@@ -44,6 +63,8 @@ struct ConvertGPUToROCDLPass
       return WalkResult::interrupt();
     });
     if (unsupported.wasInterrupted())
+      return signalPassFailure();
+    if (failed(expandArithOps(module)))
       return signalPassFailure();
 
     auto addressSpace = [](gpu::AddressSpace space) -> unsigned {

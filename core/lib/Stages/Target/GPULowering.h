@@ -23,8 +23,9 @@ prepareGPUModule(mlir::gpu::GPUModuleOp module);
 /// The conversion both lowerings end with: memory spaces mapped by
 /// `addressSpace`; math ops to LLVM intrinsics (sqrt, fabs, floor, ...)
 /// first, before the GPU patterns would map them to libdevice/OCML calls;
-/// then arith, cf, func, memref, index and the backend's GPU patterns
-/// (`populateGPUPatterns`) to the LLVM dialect and `backendDialect`.
+/// then arith, cf, func, memref, index and the backend's patterns
+/// (`populateGPUPatterns`: its GPU ops, and the arith ops it expands) to the
+/// LLVM dialect and `backendDialect`.
 mlir::LogicalResult convertGPUModuleToLLVM(
     mlir::gpu::GPUModuleOp module,
     llvm::function_ref<unsigned(mlir::gpu::AddressSpace)> addressSpace,

@@ -21,8 +21,6 @@ static void addStructuralLowering(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
-  // ceildivui and friends have no direct LLVM lowering.
-  pm.addPass(arith::createArithExpandOpsPass());
 }
 
 /// bf16 on the host: x86 has no bf16 arithmetic, and LLVM's x86 backend
@@ -82,6 +80,8 @@ void accy::target::buildTargetPipeline(OpPassManager &pm,
   pm.nest<gpu::GPUModuleOp>().addPass(createOutlineMath());
   pm.addPass(createLegalizeMath());
 
+  // The GPU conversions expand the arith ops each backend wants expanded
+  // (ceildivui and friends; maximumf and minimumf for AMDGPU only).
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   addStructuralLowering(device);
   device.addPass(createConvertGPUToNVVM());
@@ -91,6 +91,8 @@ void accy::target::buildTargetPipeline(OpPassManager &pm,
   // The host version, in the nested `builtin.module @host`.
   OpPassManager &host = pm.nest<ModuleOp>();
   addStructuralLowering(host);
+  // ceildivui and friends have no direct LLVM lowering.
+  host.addPass(arith::createArithExpandOpsPass());
   addHostBFloat16Lowering(host);
   host.addPass(createConvertMathToLLVMPass());
   host.addPass(createArithToLLVMConversionPass());
