@@ -63,16 +63,17 @@ namespace {
 /// A module body's text: a module-scope item (a declaration or definition,
 /// from the line that names its symbol through its closing `;` or `}`), or
 /// the text between two items (comments, blank lines).
-struct Piece {
+struct BodyText {
   llvm::StringRef text;
   llvm::StringRef symbol; // empty between items
   bool isFunction = false;
 };
 } // namespace
 
-/// `body` cut into pieces, in order: concatenated, they are `body`.
-static std::vector<Piece> cutIntoPieces(llvm::StringRef body) {
-  std::vector<Piece> pieces;
+/// `body` cut into items and the text between them, in order: concatenated,
+/// they are `body`.
+static std::vector<BodyText> cutIntoItems(llvm::StringRef body) {
+  std::vector<BodyText> texts;
   auto lineAt = [&](size_t pos) {
     size_t end = body.find('\n', pos);
     return body.slice(pos, end == llvm::StringRef::npos ? body.size()
@@ -87,7 +88,7 @@ static std::vector<Piece> cutIntoPieces(llvm::StringRef body) {
       continue;
     }
     if (pos > between)
-      pieces.push_back({body.slice(between, pos)});
+      texts.push_back({body.slice(between, pos)});
     size_t start = pos;
     int braces = 0, parens = 0;
     bool hasBody = false;
@@ -101,13 +102,13 @@ static std::vector<Piece> cutIntoPieces(llvm::StringRef body) {
           (hasBody || line.rtrim().ends_with(";")))
         break;
     }
-    pieces.push_back(
+    texts.push_back(
         {body.slice(start, pos), symbol, first.contains(".func")});
     between = pos;
   }
   if (between < body.size())
-    pieces.push_back({body.drop_front(between)});
-  return pieces;
+    texts.push_back({body.drop_front(between)});
+  return texts;
 }
 
 std::optional<std::string>
@@ -129,18 +130,18 @@ accy::target::mergePTX(llvm::ArrayRef<llvm::StringRef> modules) {
     // entries of one kernel compiled apart each have the functions they
     // call: the text of the earlier copy is kept.
     llvm::StringMap<llvm::SmallVector<llvm::StringRef, 2>> own;
-    for (const Piece &piece : cutIntoPieces(module->body)) {
-      if (!piece.symbol.empty()) {
-        auto earlier = merging.find(piece.symbol);
+    for (const BodyText &text : cutIntoItems(module->body)) {
+      if (!text.symbol.empty()) {
+        auto earlier = merging.find(text.symbol);
         if (earlier != merging.end()) {
-          if (!piece.isFunction ||
-              !llvm::is_contained(earlier->second, piece.text))
+          if (!text.isFunction ||
+              !llvm::is_contained(earlier->second, text.text))
             return std::nullopt;
           continue;
         }
-        own[piece.symbol].push_back(piece.text);
+        own[text.symbol].push_back(text.text);
       }
-      merged += piece.text;
+      merged += text.text;
     }
     for (const auto &entry : own)
       merging[entry.getKey()].append(entry.getValue().begin(),

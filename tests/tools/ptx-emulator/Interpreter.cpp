@@ -486,18 +486,13 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
     case Op::Max: {
       bool isMin = I.op == Op::Min;
       if (isFloat(t)) {
-        r[I.dst[0]] = floatOp(
-            I, r,
-            [isMin, nan = I.propagateNaN](float a, float b, float) {
-              if (nan)
-                return isMin ? fminimum(a, b) : fmaximum(a, b);
-              return isMin ? fminNum(a, b) : fmaxNum(a, b);
-            },
-            [isMin, nan = I.propagateNaN](double a, double b, double) {
-              if (nan)
-                return isMin ? fminimum(a, b) : fmaximum(a, b);
-              return isMin ? fminNum(a, b) : fmaxNum(a, b);
-            });
+        // One body for f32 and f64 (f16/bf16 are computed in f64).
+        auto minMax = [isMin, nan = I.propagateNaN](auto a, auto b, auto) {
+          if (nan)
+            return isMin ? fminimum(a, b) : fmaximum(a, b);
+          return isMin ? fminNum(a, b) : fmaxNum(a, b);
+        };
+        r[I.dst[0]] = floatOp(I, r, minMax, minMax);
       } else if (isSigned(t)) {
         int64_t a = signExtend(r[I.src[0]], w), b = signExtend(r[I.src[1]], w);
         r[I.dst[0]] =

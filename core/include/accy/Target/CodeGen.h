@@ -55,7 +55,7 @@ linkBitcode(llvm::LLVMContext &context, llvm::ArrayRef<llvm::StringRef> bitcodes
             llvm::StringRef name);
 
 /// Code generation for one optimized module, in the form that joins with
-/// other modules' code (joinCode in Artifacts.h): PTX text for NVPTX, an ELF
+/// other modules' code (joinCode, below): PTX text for NVPTX, an ELF
 /// relocatable object for AMDGPU and the host. An AMDGPU object loads only
 /// once linked into a code object (linkCodeObjects).
 llvm::Expected<std::string> emitObjectCode(llvm::Module &module,
@@ -67,9 +67,9 @@ llvm::Expected<std::string> emitArtifact(llvm::Module &module,
                                          const TargetProfile &profile);
 
 /// One loadable AMDGPU code object from relocatable objects of one profile
-/// (emitObjectCode: a kernel, or an entry of one, each), with their metadata notes
-/// merged into one, as a loader reads one NT_AMDGPU_METADATA note per code
-/// object. Fails when the notes disagree on the target or version.
+/// (emitObjectCode's: of a kernel, or of some of its entries, each), with
+/// their metadata notes merged into one, as a loader reads one
+/// NT_AMDGPU_METADATA note per code object. Fails when the notes disagree on the target or version.
 llvm::Expected<std::string>
 linkCodeObjects(llvm::ArrayRef<llvm::StringRef> objects);
 
