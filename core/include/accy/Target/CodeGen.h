@@ -36,6 +36,10 @@ llvm::ArrayRef<llvm::StringRef> getAllowedHostExternals();
 /// `opt -passes=`.
 llvm::StringRef getOptimizationPipeline(TargetKind kind);
 
+/// The IR passes of `kind`'s code generation pipeline that are left out,
+/// by their registered argument (`llc -debug-pass=Arguments` names them).
+llvm::ArrayRef<llvm::StringRef> getSkippedCodegenPasses(TargetKind kind);
+
 /// Sets the triple and data layout of `module` for `profile` and runs
 /// getOptimizationPipeline(profile.kind).
 llvm::Error optimizeModule(llvm::Module &module, const TargetProfile &profile);
