@@ -395,7 +395,8 @@ bool KernelStore::writeEntryFile(const std::string &file,
 }
 
 void KernelStore::save(StageId stage, llvm::StringRef key,
-                       const KernelProduct &kernel, uint64_t fingerprint) {
+                       const KernelProduct &kernel, uint64_t fingerprint,
+                       llvm::StringRef bytes) {
   bool local;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -403,10 +404,12 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
   }
   if (!local && !remote)
     return;
-  std::string bytes = productBytes(kernel.module.get());
+  std::string written;
+  if (bytes.empty())
+    bytes = written = productBytes(kernel.module.get());
   std::string data =
       entryHeader(stage, key, fingerprint, kernel.contentHash, bytes.size()) +
-      bytes;
+      bytes.str();
   if (local && writeEntryFile(entryPath(stage, key), data)) {
     std::lock_guard<std::mutex> lock(mutex);
     ++counts.stages[stageIndex(stage)].writes;

@@ -70,6 +70,8 @@ static std::string fingerprintText(StageId stage, ModuleOp kernel) {
       llvm::raw_string_ostream(text) << plan;
       return text;
     }
+  if (!kernel->hasAttr(kKeyAttr) && !kernel->hasAttr(kInputKeyAttr))
+    return productBytes(kernel);
   OwningOpRef<ModuleOp> copy = kernel.clone();
   (*copy)->removeAttr(kKeyAttr);
   (*copy)->removeAttr(kInputKeyAttr);
@@ -431,7 +433,7 @@ struct KernelJob {
   SharedKernel reused;        // from the cache or the store, by key
   std::optional<uint64_t> storedFingerprint; // when the store served it
   bool fromRemote = false;    // the store had it from a remote cache
-  OwningOpRef<ModuleOp> made; // compiled by this run
+  SharedKernel made;           // compiled by this run
   std::vector<FailureRecord> failures;
 };
 } // namespace
@@ -459,6 +461,29 @@ static void forEachOnCallerAndPool(llvm::ThreadPoolInterface &threads,
     helpers.async(work);
   work();
   helpers.wait();
+}
+
+/// The product a kernel's run made: its keys set, and its fingerprint
+/// (into `record`), content hash and store entry made on the thread that
+/// compiled it, from one serialization of its bytes (and one more without
+/// keys where the stage has no plan to fingerprint).
+static SharedKernel finishProduct(StageId stage, OwningOpRef<ModuleOp> made,
+                                  ModuleOp input, KernelStageRecord &record,
+                                  KernelStore *store) {
+  // The input's keys came along with the clone.
+  (*made)->removeAttr(kKeyAttr);
+  (*made)->removeAttr(kInputKeyAttr);
+  record.fingerprint = kernelFingerprint(stage, *made);
+  Builder b(made->getContext());
+  (*made)->setAttr(kKeyAttr, b.getStringAttr(record.key));
+  (*made)->setAttr(kInputKeyAttr, b.getStringAttr(kernelKey(input)));
+  std::string bytes = productBytes(*made);
+  std::string hash = contentHash(bytes);
+  auto product =
+      std::make_shared<const KernelProduct>(std::move(made), std::move(hash));
+  if (store)
+    store->save(stage, record.key, *product, record.fingerprint, bytes);
+  return product;
 }
 
 static StageKernels runOnKernels(StageId stage, MLIRContext &context,
@@ -518,18 +543,15 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
       return;
     }
     PipelineRun *run = pool.acquire();
-    job->made = job->input.clone();
-    if (failed(run->run(*job->made, sourceMap, job->failures, running))) {
+    OwningOpRef<ModuleOp> made = job->input.clone();
+    if (failed(run->run(*made, sourceMap, job->failures, running))) {
       // IR a crash left behind may be inconsistent: leaked, not erased.
       if (run->crashed())
-        (void)job->made.release();
-      job->made = nullptr;
+        (void)made.release();
       job->record.status = StageStatus::Failed;
     } else {
-      Builder b(&context);
-      (*job->made)->setAttr(kKeyAttr, b.getStringAttr(job->record.key));
-      (*job->made)->setAttr(kInputKeyAttr,
-                            b.getStringAttr(kernelKey(job->input)));
+      job->made = finishProduct(stage, std::move(made), job->input,
+                                job->record, store);
     }
     pool.release(run);
   };
@@ -550,21 +572,21 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
     cancelled |= job.record.status == StageStatus::NotRun;
     record.failures.insert(record.failures.end(), job.failures.begin(),
                            job.failures.end());
-    if (job.reused || job.made) {
+    if (job.reused) {
+      // A compiled kernel has its fingerprint from finishProduct.
       std::optional<uint64_t> known =
           job.storedFingerprint ? job.storedFingerprint
           : cache               ? cache->fingerprint(job.record.key)
                                 : std::nullopt;
-      SharedKernel kernel =
-          job.reused ? std::move(job.reused) : shareKernel(std::move(job.made));
       job.record.fingerprint =
-          known ? *known
-                : kernelFingerprint(stage, kernel->module.get());
+          known ? *known : kernelFingerprint(stage, job.reused->module.get());
+    }
+    if (job.reused || job.made) {
+      SharedKernel kernel =
+          job.reused ? std::move(job.reused) : std::move(job.made);
       if (cache && (job.record.status == StageStatus::Compiled ||
                     job.record.fromStore))
         cache->store(job.record.key, kernel, job.record.fingerprint);
-      if (store && job.record.status == StageStatus::Compiled)
-        store->save(stage, job.record.key, *kernel, job.record.fingerprint);
       if (store && job.fromRemote && options.prefetchFollowingStages)
         prefetchFollowing(*store, stage, *kernel, options, context);
       stageKeyText += job.record.key;

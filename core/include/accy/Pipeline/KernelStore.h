@@ -128,10 +128,11 @@ public:
   std::optional<Loaded> fetchRemote(StageId stage, llvm::StringRef key,
                                     mlir::MLIRContext &context);
   /// Stores `kernel` (its key attributes set) under `key`, here and in the
-  /// remote caches that are not read-only. A failure turns writing off for
-  /// this process and leaves a warning.
+  /// remote caches that are not read-only; `bytes` are its productBytes
+  /// where the caller has them already. A failure turns writing off for
+  /// this process and leaves a warning. Safe on several threads at once.
   void save(StageId stage, llvm::StringRef key, const KernelProduct &kernel,
-            uint64_t fingerprint);
+            uint64_t fingerprint, llvm::StringRef bytes = {});
 
   /// Whether an entry of `stage` is stored under `key` (not checked: a load
   /// may still find it damaged).
