@@ -16,7 +16,6 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
@@ -62,12 +61,7 @@ std::string sumLoopPTX() {
   b.SetInsertPoint(done);
   b.CreateStore(added, kernel->getArg(1));
   b.CreateRetVoid();
-  module.getOrInsertNamedMetadata("nvvm.annotations")
-      ->addOperand(llvm::MDNode::get(
-          context, {llvm::ValueAsMetadata::get(kernel),
-                    llvm::MDString::get(context, "kernel"),
-                    llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
-                        llvm::Type::getInt32Ty(context), 1))}));
+  markNVPTXKernel(*kernel);
   module.setTargetTriple(profile->triple);
   auto ptx = target::emitObjectCode(module, *profile);
   REQUIRE(succeeded(ptx.takeError()));

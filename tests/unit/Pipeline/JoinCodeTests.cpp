@@ -17,7 +17,6 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 
 #include <string>
@@ -63,12 +62,7 @@ Piece compilePiece(llvm::StringRef entry, bool helperMultiplies) {
     b.CreateStore(b.CreateCall(helper, {x}), pointer);
     b.CreateRetVoid();
   }
-  module.getOrInsertNamedMetadata("nvvm.annotations")
-      ->addOperand(llvm::MDNode::get(
-          context, {llvm::ValueAsMetadata::get(kernel),
-                    llvm::MDString::get(context, "kernel"),
-                    llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
-                        llvm::Type::getInt32Ty(context), 1))}));
+  markNVPTXKernel(*kernel);
   REQUIRE(succeeded(target::optimizeModule(module, *profile)));
   Piece piece;
   piece.bitcode = target::writeBitcode(module);

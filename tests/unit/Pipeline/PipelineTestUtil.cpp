@@ -7,6 +7,10 @@
 #include "accy/Pipeline/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace accy;
@@ -74,4 +78,15 @@ bool test::succeeded(llvm::Error error) {
     return true;
   llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
   return false;
+}
+
+void accy::test::markNVPTXKernel(llvm::Function &function) {
+  llvm::LLVMContext &context = function.getContext();
+  function.getParent()
+      ->getOrInsertNamedMetadata("nvvm.annotations")
+      ->addOperand(llvm::MDNode::get(
+          context, {llvm::ValueAsMetadata::get(&function),
+                    llvm::MDString::get(context, "kernel"),
+                    llvm::ValueAsMetadata::get(llvm::ConstantInt::get(
+                        llvm::Type::getInt32Ty(context), 1))}));
 }

@@ -10,6 +10,10 @@
 #include <memory>
 #include <string>
 
+namespace llvm {
+class Function;
+} // namespace llvm
+
 namespace accy::test {
 
 /// An elementwise kernel, a row reduction with its two variants, a matmul
@@ -31,6 +35,10 @@ bool succeeded(llvm::Error error);
 
 /// The bytes of the whole product of `stage`.
 std::string stageBytes(const Compilation &c, StageId stage);
+
+/// Marks `function` as an NVPTX kernel entry (nvvm.annotations), as the
+/// target stage's translation does.
+void markNVPTXKernel(llvm::Function &function);
 
 } // namespace accy::test
 
