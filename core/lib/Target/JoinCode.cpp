@@ -22,16 +22,16 @@ accy::target::joinCode(const TargetProfile &profile,
                        llvm::ArrayRef<llvm::StringRef> linkables,
                        llvm::ArrayRef<llvm::StringRef> codes,
                        llvm::StringRef name) {
+  // One piece's PTX or host object is the artifact; an AMDGPU object loads
+  // only once linked into a code object.
+  if (codes.size() == 1 && profile.kind != TargetKind::AMDGPU)
+    return codes.front().str();
   switch (profile.kind) {
   case TargetKind::Host:
-    if (codes.size() == 1)
-      return codes.front().str();
     return linkHostObjects(codes);
   case TargetKind::AMDGPU:
     return linkCodeObjects(linkables);
   case TargetKind::NVPTX:
-    if (codes.size() == 1)
-      return codes.front().str();
     if (std::optional<std::string> merged = mergePTX(codes))
       return std::move(*merged);
     break;

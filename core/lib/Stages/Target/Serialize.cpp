@@ -4,13 +4,13 @@
 // `accy.host_object` attribute. Code generation itself is the Target
 // library's (CodeGen.h), shared with the whole-file artifacts; this pass
 // translates to LLVM IR and records the results. A kernel's modules (one per
-// target, each cut into one piece per entry where it has several) are
-// translated in turn on the pass's thread, where diagnostics are captured;
-// then LLVM optimizes and compiles the pieces at once, one per thread, and
-// joins each module's pieces into its artifact, each inside a crash
-// recovery context of its own (where the process enabled recovery:
-// accy-lsp), as a crash on a thread of the pool would otherwise end the
-// process.
+// target, each cut between its entries into pieces of at least kPieceOps
+// ops where it has several) are translated in turn on the pass's thread,
+// where diagnostics are captured; then LLVM optimizes and compiles the
+// pieces at once, one per thread, and joins each module's pieces into its
+// artifact, each inside a crash recovery context of its own (where the
+// process enabled recovery: accy-lsp), as a crash on a thread of the pool
+// would otherwise end the process.
 //
 //===----------------------------------------------------------------------===//
 
