@@ -18,8 +18,8 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -54,8 +54,9 @@ using namespace accy::target;
 /// instructions of blocks with up to 20 that it cannot hoist; LLVM's default
 /// of 5 leaves every guarded store of a contraction's epilogue (a load, a
 /// call and the store's own instructions) as it was. The pass has no
-/// parameter for it, only this process-wide option, which nothing else
-/// reads: set before the first NVPTX pipeline exists.
+/// parameter for it, only this process-wide option; no other pipeline here
+/// runs the pass (the host's O3 adds it for divergent targets only). Set
+/// before the first NVPTX pipeline exists.
 static void raiseSpeculationLimit() {
   llvm::cl::Option *option =
       llvm::cl::getRegisteredOptions().lookup("spec-exec-max-not-hoisted");

@@ -107,7 +107,7 @@ TEST_CASE("registering the NVPTX backend sets the speculation limit once",
           "[codegen-passes]") {
   // The option's name is LLVM 19's; were it renamed, the epilogues' address
   // arithmetic would silently stay inside their bounds checks
-  // (tests/lit/target/epilogue-addresses.accy shows the code).
+  // (tests/lit/target/contraction-epilogue.accy shows the code).
   (void)sumLoopPTX();
   llvm::cl::Option *option =
       llvm::cl::getRegisteredOptions().lookup("spec-exec-max-not-hoisted");

@@ -73,7 +73,8 @@ llvm::Expected<std::string> emitArtifact(llvm::Module &module,
 /// One loadable AMDGPU code object from relocatable objects of one profile
 /// (emitObjectCode's: of a kernel, or of some of its entries, each), with
 /// their metadata notes merged into one, as a loader reads one
-/// NT_AMDGPU_METADATA note per code object. Fails when the notes disagree on the target or version.
+/// NT_AMDGPU_METADATA note per code object. Fails when the notes disagree
+/// on the target or version.
 llvm::Expected<std::string>
 linkCodeObjects(llvm::ArrayRef<llvm::StringRef> objects);
 
