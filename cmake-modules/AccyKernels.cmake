@@ -163,7 +163,8 @@ endfunction()
 
 # The accyc flags of each stage go to `<out_dir>/flags/<stage>.txt`, which
 # that stage's command depends on. file(GENERATE) rewrites a file only when
-# its content changes, so changing TARGETS reruns dispatch and target, and
+# its content changes, so changing TARGETS reruns semantic, dispatch and
+# target (whose outputs stop the rebuild where they come out the same), and
 # nothing else; changing OPTIONS reruns every stage.
 function(_accy_write_stage_flags name out_dir)
   set(include_flags)
@@ -175,18 +176,22 @@ function(_accy_write_stage_flags name out_dir)
   string(REPLACE ";" "," target_list "${ARG_TARGETS}")
   foreach(stage IN LISTS _ACCY_STAGES)
     set(flags ${ARG_OPTIONS})
-    # The stages whose kernels the store keeps (changing the directory
-    # reruns only them, and their files come out the same).
-    if(stage MATCHES "^(memory|kernel|target)$")
-      if(ACCY_CACHE_DIR)
-        list(APPEND flags --cache-dir "${ACCY_CACHE_DIR}")
-      endif()
-      if(ACCY_REMOTE_CACHE)
-        list(APPEND flags --remote-cache "${ACCY_REMOTE_CACHE}")
-      endif()
+    # Every step uses the store: the steps after semantic keep step entries
+    # there, and the semantic step fetches them from a remote cache
+    # (docs/cache.md). Their files come out the same with any directory.
+    if(ACCY_CACHE_DIR)
+      list(APPEND flags --cache-dir "${ACCY_CACHE_DIR}")
+    endif()
+    if(ACCY_REMOTE_CACHE)
+      list(APPEND flags --remote-cache "${ACCY_REMOTE_CACHE}")
     endif()
     if(stage STREQUAL "semantic")
-      list(APPEND flags ${include_flags})
+      # The targets and the namespace name the later steps' entries, which
+      # the semantic step fetches.
+      list(APPEND flags ${include_flags} --target ${target_list})
+      if(ARG_NAMESPACE)
+        list(APPEND flags --namespace ${ARG_NAMESPACE})
+      endif()
     elseif(stage STREQUAL "dispatch")
       list(APPEND flags --target ${target_list})
     elseif(stage STREQUAL "target")

@@ -2,7 +2,8 @@
 //
 // `accyc cache stats` prints what `ccache -s` prints for its cache: hits,
 // misses, writes and corrupt entries found (every process's, since the last
-// clear), entries and bytes, per stage and in total; and what the remote
+// clear), entries and bytes, per stage and in total; the steps served
+// whole from step entries, and those entries; and what the remote
 // caches did: hits, misses, writes, errors, timeouts, corrupt answers and
 // bytes read and written.
 //
@@ -75,6 +76,12 @@ static void printSummary(llvm::raw_ostream &os, const KernelStoreConfig &config,
   uint64_t lookups = total.hits + total.misses;
   if (lookups)
     os << llvm::formatv("\nhit rate {0:F1}%\n", 100.0 * total.hits / lookups);
+  // Steps run whole from their entries (StepEntry.h) ask no stage above.
+  os << llvm::formatv("\n{0,-8} {1,8} {2,8} {3,11}\n", "", "served",
+                      "entries", "size")
+     << llvm::formatv("{0,-8} {1,8} {2,8} {3,11}\n", "steps",
+                      summary.stepHits, summary.stepEntries,
+                      humanBytes(summary.stepBytes));
   const RemoteCacheCounters &r = summary.counters.remote;
   if (!r.any() && config.remotes.empty())
     return;

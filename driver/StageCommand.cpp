@@ -9,7 +9,9 @@
 #include "Commands.h"
 #include "Outputs.h"
 #include "Report.h"
+#include "StepEntries.h"
 
+#include "accy/Pipeline/KernelStore.h"
 #include "accy/Pipeline/StageFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -98,17 +100,35 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
         return fail(std::move(err));
     }
   }
+  // What the step wrote, for its step entry: each file after NAME.
+  std::string name = outputName(output);
+  StepEntry entry;
+  entry.kernels = c.record(stage).kernels.size();
+  auto keep = [&](llvm::StringRef path, llvm::StringRef bytes) {
+    llvm::StringRef file = llvm::sys::path::filename(path);
+    entry.files.push_back({file.drop_front(name.size()).str(), bytes.str()});
+  };
   if (stage == StageId::Target) {
     EmbeddingRequest embedding{c.product(StageId::Kernel),
                                options.cppNamespace};
-    if (llvm::Error err =
-            writeTargetArtifacts(product, dir.empty() ? "." : dir,
-                                 outputName(output), {}, &embedding))
+    if (llvm::Error err = writeTargetArtifacts(
+            product, dir.empty() ? "." : dir, name, keep, &embedding))
       return fail(std::move(err));
   }
-  if (auto written = writeFileIfChanged(output, stageFileBytes(product));
-      !written)
+  std::string stageFile = stageFileBytes(product);
+  if (auto written = writeFileIfChanged(output, stageFile); !written)
     return fail(written.takeError());
+  keep(output, stageFile);
+  // The store keeps the step whole (StepEntries.h); the semantic step, which
+  // keeps none, brings its file's later steps from the remote caches.
+  if (KernelStore *store = options.store)
+    if (stepOutputName(options)) {
+      if (stage == StageId::Semantic && store->hasRemotes())
+        prefetchStepEntries(*store, options, stageFile);
+      else if (auto input = llvm::MemoryBuffer::getFile(options.inputs.front()))
+        if (auto key = stepKey(options, stage, name, (*input)->getBuffer()))
+          store->saveStep(*key, encodeStepEntry(*key, entry));
+    }
   // The record is for people (scripts/stage-table.py): one that cannot be
   // written fails nothing.
   if (!options.recordFile.empty())

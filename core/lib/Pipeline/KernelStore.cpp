@@ -1,7 +1,8 @@
 //===- KernelStore.cpp - Kernel products on disk, shared by processes -----===//
 //
 // Layout (docs/cache.md): DIR/v1/STAGE/KK/KEY, KK the key's first two hex
-// digits, as ccache fans its files out; DIR/v1/stats holds the counters of
+// digits, as ccache fans its files out; step entries in DIR/v1/steps/KK/KEY
+// (StepEntry.h); DIR/v1/stats holds the counters of
 // every process, updated under DIR/v1/stats.lock. An entry is a header line
 // and the product's MLIR bytecode:
 //
@@ -33,13 +34,13 @@
 #include <cstdlib>
 #include <vector>
 
+#include <unistd.h>
+
 using namespace accy;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-/// Bumped whenever the entry format or what an entry means changes: older
-/// entries are then never read (they sit in another folder until trimmed).
-static constexpr llvm::StringLiteral kSchema = "v1";
+static constexpr llvm::StringLiteral kSchema = kKernelStoreSchema;
 static constexpr llvm::StringLiteral kMagic = "accy-kernel-store";
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -305,13 +306,7 @@ KernelStore::load(StageId stage, llvm::StringRef key,
     if (std::optional<Loaded> loaded =
             parseLoaded(stage, key, (*buffer)->getBuffer(), context)) {
       count(&KernelStoreCounters::PerStage::hits);
-      // Least recently used first when trimming: a hit makes an entry new.
-      int fd;
-      if (!fs::openFileForWrite(file, fd, fs::CD_OpenExisting, fs::OF_Append)) {
-        (void)fs::setLastAccessAndModificationTime(
-            fd, std::chrono::system_clock::now());
-        llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-      }
+      markUsed(file);
       return loaded;
     }
     count(&KernelStoreCounters::PerStage::corrupt);
@@ -419,6 +414,69 @@ void KernelStore::save(StageId stage, llvm::StringRef key,
     remote->store(key, data);
 }
 
+void KernelStore::markUsed(const std::string &path) {
+  int fd;
+  if (!fs::openFileForWrite(path, fd, fs::CD_OpenExisting, fs::OF_Append)) {
+    (void)fs::setLastAccessAndModificationTime(
+        fd, std::chrono::system_clock::now());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
+}
+
+void KernelStore::countServedStep(const KernelStoreConfig &config) {
+  int fd;
+  if (!fs::openFileForWrite(stepHitsPath(config.directory), fd,
+                            fs::CD_OpenAlways, fs::OF_Append)) {
+    (void)!::write(fd, "+", 1);
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
+}
+
+void KernelStore::saveStep(llvm::StringRef key, llvm::StringRef data) {
+  bool local;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    local = writable;
+  }
+  if (local && writeEntryFile(stepEntryPath(config_.directory, key), data)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    counts.bytes += data.size();
+  }
+  if (remote)
+    remote->store(key, data);
+}
+
+std::optional<StepEntry> KernelStore::loadStep(llvm::StringRef key) {
+  std::string file = stepEntryPath(config_.directory, key);
+  if (auto buffer = llvm::MemoryBuffer::getFile(
+          file, /*IsText=*/false, /*RequiresNullTerminator=*/false)) {
+    if (std::optional<StepEntry> entry =
+            decodeStepEntry((*buffer)->getBuffer(), key))
+      return entry;
+    fs::remove(file);
+  }
+  if (!remote)
+    return std::nullopt;
+  std::optional<StepEntry> fetched;
+  std::optional<std::string> data =
+      remote->load(key, [&](llvm::StringRef bytes) {
+        fetched = decodeStepEntry(bytes, key);
+        return fetched.has_value();
+      });
+  if (!data)
+    return std::nullopt;
+  bool keep;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    keep = writable;
+  }
+  if (keep && writeEntryFile(file, *data)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    counts.bytes += data->size();
+  }
+  return fetched;
+}
+
 std::optional<std::string> KernelStore::takeWarning() {
   std::lock_guard<std::mutex> lock(mutex);
   return std::exchange(warning, std::nullopt);
@@ -487,7 +545,7 @@ static void updateCounters(
 namespace {
 struct FileInfo {
   std::string path;
-  StageId stage;
+  std::optional<StageId> stage; // none: a step entry
   uint64_t size;
   llvm::sys::TimePoint<> used;
   bool temporary;
@@ -497,10 +555,13 @@ struct FileInfo {
 /// Every entry and temporary file of the store's current schema.
 static std::vector<FileInfo> listFiles(const KernelStoreConfig &config) {
   std::vector<FileInfo> files;
-  for (StageId stage : kAllStages) {
-    if (!isStoredStage(stage))
-      continue;
-    llvm::SmallString<256> root(schemaPath(config, stageName(stage)));
+  std::vector<std::pair<llvm::StringRef, std::optional<StageId>>> folders = {
+      {"steps", std::nullopt}};
+  for (StageId stage : kAllStages)
+    if (isStoredStage(stage))
+      folders.push_back({stageName(stage), stage});
+  for (auto [folder, stage] : folders) {
+    llvm::SmallString<256> root(schemaPath(config, folder));
     std::error_code ec;
     for (fs::recursive_directory_iterator it(root, ec), end; it != end && !ec;
          it.increment(ec)) {
@@ -523,9 +584,17 @@ KernelStore::summarize(const KernelStoreConfig &config) {
   for (const FileInfo &file : listFiles(config)) {
     if (file.temporary)
       continue;
-    ++summary.entries[stageIndex(file.stage)];
-    summary.bytes[stageIndex(file.stage)] += file.size;
+    if (!file.stage) {
+      ++summary.stepEntries;
+      summary.stepBytes += file.size;
+      continue;
+    }
+    ++summary.entries[stageIndex(*file.stage)];
+    summary.bytes[stageIndex(*file.stage)] += file.size;
   }
+  fs::file_status hits;
+  if (!fs::status(stepHitsPath(config.directory), hits))
+    summary.stepHits = hits.getSize();
   if (auto buffer = llvm::MemoryBuffer::getFile(schemaPath(config, "stats")))
     summary.counters = parseStoreCounters((*buffer)->getBuffer());
   return summary;
@@ -589,6 +658,7 @@ llvm::Error KernelStore::clear(const KernelStoreConfig &config) {
   for (const FileInfo &file : listFiles(config))
     if (std::error_code ec = fs::remove(file.path))
       return makeError("cannot remove " + file.path + ": " + ec.message());
+  fs::remove(stepHitsPath(config.directory));
   updateCounters(config, [](KernelStoreCounters &c) { c = {}; });
   return llvm::Error::success();
 }
@@ -597,7 +667,7 @@ KernelStore::~KernelStore() {
   KernelStoreCounters mine = counters();
   KernelStoreCounters::PerStage total = mine.total();
   if (total.hits + total.misses + total.writes + total.corrupt == 0 &&
-      !mine.remote.any())
+      !mine.remote.any() && mine.bytes == 0)
     return;
   uint64_t estimate = 0;
   updateCounters(config_, [&](KernelStoreCounters &c) {

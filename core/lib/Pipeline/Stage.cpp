@@ -2,6 +2,12 @@
 
 #include "accy/Pipeline/Stage.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <vector>
+
 using namespace accy;
 
 namespace {
@@ -44,6 +50,16 @@ unsigned accy::stageSchemaVersion(StageId stage) {
 
 bool accy::stageTakesTargets(StageId stage) {
   return kStageInfo[stageIndex(stage)].takesTargets;
+}
+
+std::string accy::canonicalTargetSet(StageId stage,
+                                     llvm::ArrayRef<std::string> targets) {
+  if (!stageTakesTargets(stage))
+    return "";
+  std::vector<std::string> names(targets.begin(), targets.end());
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return "targets=" + llvm::join(names, ",");
 }
 
 std::optional<StageId> accy::previousStage(StageId stage) {

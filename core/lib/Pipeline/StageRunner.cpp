@@ -33,17 +33,8 @@ using namespace accy;
 using namespace mlir;
 
 std::string StageOptions::canonicalText(StageId stage) const {
-  if (!stageTakesTargets(stage))
-    return "";
-  // A set: what the dispatch and target stages make does not depend on
-  // the order the targets are named in (the plan orders them itself), and
-  // a later step that knows them only from the plan computes the same key.
-  std::vector<std::string> names(targets);
-  llvm::sort(names);
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return "targets=" + llvm::join(names, ",");
+  return canonicalTargetSet(stage, targets);
 }
-
 
 /// The plan a dispatch, memory or kernel product's fingerprint summarises:
 /// the kernel module's attribute holding that stage's plan.

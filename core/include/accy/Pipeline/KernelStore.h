@@ -22,6 +22,7 @@
 #include "accy/Pipeline/ProductCache.h"
 #include "accy/Pipeline/RemoteCache.h"
 #include "accy/Pipeline/Stage.h"
+#include "accy/Pipeline/StepEntry.h"
 
 #include "llvm/Support/Error.h"
 
@@ -38,6 +39,11 @@ class MLIRContext;
 } // namespace mlir
 
 namespace accy {
+
+/// The folder of a store directory that holds the entries of this format
+/// (DIR/v1/...): bumped whenever the format of an entry or what it means
+/// changes, so older entries are never read (they sit apart until trimmed).
+inline constexpr llvm::StringLiteral kKernelStoreSchema = "v1";
 
 /// Whether the store keeps `stage`'s products: the stages after dispatch,
 /// where compiling costs more than reading a product back.
@@ -64,6 +70,8 @@ struct KernelStoreCounters {
 struct KernelStoreSummary {
   KernelStoreCounters counters; // since the last clear, every process
   std::array<uint64_t, kNumStages> entries{}, bytes{};
+  /// Step entries (StepEntry.h) and the steps they served.
+  uint64_t stepEntries = 0, stepBytes = 0, stepHits = 0;
   uint64_t limitBytes = 0;
 };
 
@@ -134,6 +142,14 @@ public:
   void save(StageId stage, llvm::StringRef key, const KernelProduct &kernel,
             uint64_t fingerprint, llvm::StringRef bytes = {});
 
+  /// Keeps a step entry's bytes (StepEntry.h) under `key`, here and in the
+  /// remote caches that are not read-only, as save() keeps a product.
+  void saveStep(llvm::StringRef key, llvm::StringRef data);
+  /// The step entry under `key` that checks: the local one, else a remote
+  /// cache's, which is then stored locally. An entry that does not check is
+  /// removed (locally) or counted as corrupt (remotely).
+  std::optional<StepEntry> loadStep(llvm::StringRef key);
+
   /// Whether an entry of `stage` is stored under `key` (not checked: a load
   /// may still find it damaged).
   bool contains(StageId stage, llvm::StringRef key) const;
@@ -153,6 +169,14 @@ public:
   /// This process's counters.
   KernelStoreCounters counters() const;
   const KernelStoreConfig &config() const { return config_; }
+
+  /// Makes the entry file `path` the most recently used: trimming removes
+  /// the least recently used first.
+  static void markUsed(const std::string &path);
+  /// Counts a step that ran from its step entry: one byte appended to the
+  /// directory's step-hits file, without a lock or a read, so that the fast
+  /// path (driver/StepFastPath.cpp) stays fast.
+  static void countServedStep(const KernelStoreConfig &config);
 
   /// The directory's entries, sizes and counters.
   static llvm::Expected<KernelStoreSummary>

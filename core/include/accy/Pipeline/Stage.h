@@ -2,10 +2,12 @@
 #ifndef ACCY_PIPELINE_STAGE_H
 #define ACCY_PIPELINE_STAGE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <array>
 #include <optional>
+#include <string>
 
 namespace accy {
 
@@ -30,6 +32,15 @@ unsigned stageSchemaVersion(StageId stage);
 
 /// True for the stages whose pipeline takes the list of targets.
 bool stageTakesTargets(StageId stage);
+
+/// What of `targets` a stage's output depends on, as text for its keys:
+/// "targets=A,B" (sorted, each once) for the stages that take targets, ""
+/// for the others. A set: what the dispatch and target stages make does not
+/// depend on the order the targets are named in (the plan orders them
+/// itself), and a later step that knows them only from the plan computes
+/// the same key.
+std::string canonicalTargetSet(StageId stage,
+                               llvm::ArrayRef<std::string> targets);
 
 inline int stageIndex(StageId stage) { return static_cast<int>(stage); }
 std::optional<StageId> previousStage(StageId stage);
