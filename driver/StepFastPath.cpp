@@ -35,7 +35,7 @@ __attribute__((constructor(101))) static void serveStepFromEntry(int argc,
     return;
   }
   // What prints more than the step's files is left to the compiler.
-  if (options->timing || options->stats || options->fingerprints ||
+  if (!hasStepEntries(*options->stage) || options->timing || options->stats || options->fingerprints ||
       options->compileTo || options->compileFrom || options->verifyEach)
     return;
   if (runStepFromEntry(*options))

@@ -331,17 +331,22 @@ KernelStore::fetchRemote(StageId stage, llvm::StringRef key,
       });
   if (!data)
     return std::nullopt;
-  bool keep;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    keep = writable;
-  }
-  if (keep && writeEntryFile(entryPath(stage, key), *data)) {
-    std::lock_guard<std::mutex> lock(mutex);
-    counts.bytes += data->size();
-  }
+  keepLocally(entryPath(stage, key), *data);
   fetched->fromRemote = true;
   return fetched;
+}
+
+bool KernelStore::keepLocally(const std::string &file, llvm::StringRef data) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!writable)
+      return false;
+  }
+  if (!writeEntryFile(file, data))
+    return false;
+  std::lock_guard<std::mutex> lock(mutex);
+  counts.bytes += data.size();
+  return true;
 }
 
 void KernelStore::disableWrites(const llvm::Twine &why) {
@@ -465,15 +470,7 @@ std::optional<StepEntry> KernelStore::loadStep(llvm::StringRef key) {
       });
   if (!data)
     return std::nullopt;
-  bool keep;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    keep = writable;
-  }
-  if (keep && writeEntryFile(file, *data)) {
-    std::lock_guard<std::mutex> lock(mutex);
-    counts.bytes += data->size();
-  }
+  keepLocally(file, *data);
   return fetched;
 }
 

@@ -28,25 +28,18 @@ TEST_CASE("a step key names what the step's files depend on", "[steps]") {
   CHECK(key.size() == 32);
   CHECK(computeStepKey(base) == key);
 
-  StepKeyInputs other = base;
-  other.stage = StageId::Kernel;
-  CHECK(computeStepKey(other) != key);
-  other = base;
-  other.buildId = "build-2";
-  CHECK(computeStepKey(other) != key);
-  other = base;
-  other.name = "softmax";
-  CHECK(computeStepKey(other) != key);
-  other = base;
-  other.input = "other bytes";
-  CHECK(computeStepKey(other) != key);
-  other = base;
-  other.cppNamespace = "other";
-  CHECK(computeStepKey(other) != key);
   std::vector<std::string> hostOnly = {"host"};
-  other = base;
-  other.targets = hostOnly;
-  CHECK(computeStepKey(other) != key);
+  auto keyWith = [&](auto change) {
+    StepKeyInputs changed = base;
+    change(changed);
+    return computeStepKey(changed);
+  };
+  CHECK(keyWith([](auto &in) { in.stage = StageId::Kernel; }) != key);
+  CHECK(keyWith([](auto &in) { in.buildId = "build-2"; }) != key);
+  CHECK(keyWith([](auto &in) { in.name = "softmax"; }) != key);
+  CHECK(keyWith([](auto &in) { in.input = "other bytes"; }) != key);
+  CHECK(keyWith([](auto &in) { in.cppNamespace = "other"; }) != key);
+  CHECK(keyWith([&](auto &in) { in.targets = hostOnly; }) != key);
 }
 
 TEST_CASE("a step key leaves out the options its stage does not read",

@@ -194,6 +194,9 @@ private:
   /// Writes `data` as the entry file `file`, atomically; false on failure
   /// (writes are then off).
   bool writeEntryFile(const std::string &file, llvm::StringRef data);
+  /// Keeps an entry a remote served as the local entry file `file`, when
+  /// writes are on; true when it was written.
+  bool keepLocally(const std::string &file, llvm::StringRef data);
 
   KernelStoreConfig config_;
   mutable std::mutex mutex;
