@@ -2,6 +2,7 @@
 
 #include "StepEntries.h"
 
+#include "Commands.h"
 #include "Outputs.h"
 #include "Report.h"
 
@@ -50,8 +51,8 @@ static std::optional<std::string> readFile(const std::string &path) {
 bool accy::driver::runStepFromEntry(const Options &options) {
   auto start = std::chrono::steady_clock::now();
   StageId stage = *options.stage;
-  auto config = KernelStoreConfig::fromCommandLine(
-      options.cacheDir, options.noCache, /*withRemotes=*/false);
+  // The configuration main() would use: one it rejects is not served.
+  auto config = storeConfigFor(options);
   if (!config) {
     llvm::consumeError(config.takeError());
     return false;
