@@ -100,8 +100,15 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
         return fail(std::move(err));
     }
   }
-  // What the step wrote, for its step entry: each file after NAME.
+  // The store keeps the step whole (StepEntries.h): each file it writes,
+  // named after NAME. The semantic step keeps none; it brings its file's
+  // later steps from the remote caches.
   std::string name = outputName(output);
+  KernelStore *store = stepOutputName(options) ? options.store : nullptr;
+  std::optional<std::string> key;
+  if (store)
+    if (auto input = llvm::MemoryBuffer::getFile(options.inputs.front()))
+      key = stepKey(options, stage, name, (*input)->getBuffer());
   StepEntry entry;
   entry.kernels = c.record(stage).kernels.size();
   auto keep = [&](llvm::StringRef path, llvm::StringRef bytes) {
@@ -111,24 +118,21 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
   if (stage == StageId::Target) {
     EmbeddingRequest embedding{c.product(StageId::Kernel),
                                options.cppNamespace};
-    if (llvm::Error err = writeTargetArtifacts(
-            product, dir.empty() ? "." : dir, name, keep, &embedding))
+    if (llvm::Error err =
+            writeTargetArtifacts(product, dir.empty() ? "." : dir, name,
+                                 key ? OnWritten(keep) : OnWritten(),
+                                 &embedding))
       return fail(std::move(err));
   }
   std::string stageFile = stageFileBytes(product);
   if (auto written = writeFileIfChanged(output, stageFile); !written)
     return fail(written.takeError());
-  keep(output, stageFile);
-  // The store keeps the step whole (StepEntries.h); the semantic step, which
-  // keeps none, brings its file's later steps from the remote caches.
-  if (KernelStore *store = options.store)
-    if (stepOutputName(options)) {
-      if (stage == StageId::Semantic && store->hasRemotes())
-        prefetchStepEntries(*store, options, stageFile);
-      else if (auto input = llvm::MemoryBuffer::getFile(options.inputs.front()))
-        if (auto key = stepKey(options, stage, name, (*input)->getBuffer()))
-          store->saveStep(*key, encodeStepEntry(*key, entry));
-    }
+  if (key) {
+    keep(output, stageFile);
+    store->saveStep(*key, encodeStepEntry(*key, entry));
+  } else if (store && stage == StageId::Semantic && store->hasRemotes()) {
+    prefetchStepEntries(*store, options, stageFile);
+  }
   // The record is for people (scripts/stage-table.py): one that cannot be
   // written fails nothing.
   if (!options.recordFile.empty())

@@ -8,6 +8,7 @@
 
 #include "accy/Pipeline/BuildId.h"
 #include "accy/Pipeline/KernelStore.h"
+#include "accy/Support/CrashContainment.h"
 #include "accy/Support/FileWriting.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -15,7 +16,6 @@
 #include "llvm/Support/Path.h"
 
 #include <chrono>
-#include <cstdlib>
 
 using namespace accy;
 using namespace accy::driver;
@@ -24,8 +24,7 @@ std::optional<std::string> accy::driver::stepKey(const Options &options,
                                                  StageId stage,
                                                  llvm::StringRef name,
                                                  llvm::StringRef input) {
-  const char *fault = std::getenv("ACCY_INJECT_FAULT");
-  if (!hasStepEntries(stage) || (fault && *fault))
+  if (!hasStepEntries(stage) || injectedFault())
     return std::nullopt;
   return computeStepKey({stage, compilerBuildId(), name, options.targets,
                          options.cppNamespace, input});
@@ -40,14 +39,6 @@ std::optional<std::string> accy::driver::stepOutputName(const Options &options) 
   return name;
 }
 
-static std::optional<std::string> readFile(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return std::nullopt;
-  return (*buffer)->getBuffer().str();
-}
-
 bool accy::driver::runStepFromEntry(const Options &options) {
   auto start = std::chrono::steady_clock::now();
   StageId stage = *options.stage;
@@ -58,16 +49,17 @@ bool accy::driver::runStepFromEntry(const Options &options) {
     return false;
   }
   std::optional<std::string> name = stepOutputName(options);
-  std::optional<std::string> input = readFile(options.inputs.front());
+  auto input = llvm::MemoryBuffer::getFile(options.inputs.front(),
+                                           /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
   if (!*config || !name || !input)
     return false;
-  std::optional<std::string> key = stepKey(options, stage, *name, *input);
+  std::optional<std::string> key =
+      stepKey(options, stage, *name, (*input)->getBuffer());
   if (!key)
     return false;
   std::string entryFile = stepEntryPath((*config)->directory, *key);
-  std::optional<std::string> data = readFile(entryFile);
-  std::optional<StepEntry> entry =
-      data ? decodeStepEntry(*data, *key) : std::nullopt;
+  std::optional<StepEntry> entry = readStepEntry(entryFile, *key);
   if (!entry)
     return false;
 

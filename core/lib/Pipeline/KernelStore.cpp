@@ -40,7 +40,6 @@ using namespace accy;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-static constexpr llvm::StringLiteral kSchema = kKernelStoreSchema;
 static constexpr llvm::StringLiteral kMagic = "accy-kernel-store";
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -265,7 +264,7 @@ KernelStore::recordedContentHash(StageId stage, llvm::StringRef key) const {
 
 std::string KernelStore::entryPath(StageId stage, llvm::StringRef key) const {
   llvm::SmallString<256> p(config_.directory);
-  path::append(p, kSchema, stageName(stage), key.take_front(2), key);
+  path::append(p, kKernelStoreSchema, stageName(stage), key.take_front(2), key);
   return std::string(p);
 }
 
@@ -438,28 +437,16 @@ void KernelStore::countServedStep(const KernelStoreConfig &config) {
 }
 
 void KernelStore::saveStep(llvm::StringRef key, llvm::StringRef data) {
-  bool local;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    local = writable;
-  }
-  if (local && writeEntryFile(stepEntryPath(config_.directory, key), data)) {
-    std::lock_guard<std::mutex> lock(mutex);
-    counts.bytes += data.size();
-  }
+  keepLocally(stepEntryPath(config_.directory, key), data);
   if (remote)
     remote->store(key, data);
 }
 
 std::optional<StepEntry> KernelStore::loadStep(llvm::StringRef key) {
   std::string file = stepEntryPath(config_.directory, key);
-  if (auto buffer = llvm::MemoryBuffer::getFile(
-          file, /*IsText=*/false, /*RequiresNullTerminator=*/false)) {
-    if (std::optional<StepEntry> entry =
-            decodeStepEntry((*buffer)->getBuffer(), key))
-      return entry;
-    fs::remove(file);
-  }
+  if (std::optional<StepEntry> entry = readStepEntry(file, key))
+    return entry;
+  fs::remove(file); // one that does not check; none is there on a miss
   if (!remote)
     return std::nullopt;
   std::optional<StepEntry> fetched;
@@ -501,7 +488,7 @@ KernelStoreCounters KernelStore::counters() const {
 static std::string schemaPath(const KernelStoreConfig &config,
                               llvm::StringRef name = "") {
   llvm::SmallString<256> p(config.directory);
-  path::append(p, kSchema);
+  path::append(p, kKernelStoreSchema);
   if (!name.empty())
     path::append(p, name);
   return std::string(p);

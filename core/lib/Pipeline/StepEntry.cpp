@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace accy;
@@ -69,6 +70,15 @@ std::optional<StepEntry> accy::decodeStepEntry(llvm::StringRef data,
   if (!payload.empty())
     return std::nullopt;
   return entry;
+}
+
+std::optional<StepEntry> accy::readStepEntry(const std::string &path,
+                                             llvm::StringRef key) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return std::nullopt;
+  return decodeStepEntry((*buffer)->getBuffer(), key);
 }
 
 std::string accy::stepEntryPath(llvm::StringRef storeDirectory,

@@ -194,8 +194,9 @@ private:
   /// Writes `data` as the entry file `file`, atomically; false on failure
   /// (writes are then off).
   bool writeEntryFile(const std::string &file, llvm::StringRef data);
-  /// Keeps an entry a remote served as the local entry file `file`, when
-  /// writes are on; true when it was written.
+  /// Writes `data` as the local entry file `file` when writes are on (an
+  /// entry a remote served, or a step entry), counting its bytes; true when
+  /// it was written.
   bool keepLocally(const std::string &file, llvm::StringRef data);
 
   KernelStoreConfig config_;

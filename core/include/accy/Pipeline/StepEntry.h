@@ -68,6 +68,11 @@ std::string encodeStepEntry(llvm::StringRef key, const StepEntry &entry);
 std::optional<StepEntry> decodeStepEntry(llvm::StringRef data,
                                          llvm::StringRef key);
 
+/// The entry in the file `path` when it is one under `key` that checks
+/// (decodeStepEntry); none without one.
+std::optional<StepEntry> readStepEntry(const std::string &path,
+                                       llvm::StringRef key);
+
 /// Where a store directory keeps the step entry under `key`
 /// (DIR/v1/steps/KK/KEY), and the file whose size counts the steps the fast
 /// path served (one byte each, appended: no lock, no read).
