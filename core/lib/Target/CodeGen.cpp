@@ -192,7 +192,10 @@ llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
 ///  - full unrolling of the loops indvars leaves with constant trip counts,
 ///    and O3's partial unrolling of the long ones (a scan's walk along a
 ///    static line issues its loads ahead);
-///  - GVN: the loads of a row the row cache reads twice;
+///  - redundant loads after the unrolling: GVN on AMDGPU; EarlyCSE over
+///    MemorySSA on NVPTX, where GVN made the same SASS and registers within
+///    2 for every example and bench kernel at a third of the opt time of
+///    a contraction (docs/internals.md, "The LLVM pipeline");
 ///  - infer-alignment: the alignment vector loads (ld.v4) need;
 ///  - AMDGPU: kernel arguments, and the pointers derived from them, in the
 ///    global address space (flat loads otherwise), and SLP vectorization,
@@ -206,15 +209,15 @@ llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
 llvm::StringRef accy::target::getOptimizationPipeline(TargetKind kind) {
 #define ACCY_SIMPLIFY                                                          \
   "sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"        \
-  "loop-mssa(licm,loop-rotate,licm),loop(indvars,loop-unroll-full),gvn,"
+  "loop-mssa(licm,loop-rotate,licm),loop(indvars,loop-unroll-full),"
   switch (kind) {
   case TargetKind::NVPTX:
     return "function(nvvm-reflect,nvvm-intr-range," ACCY_SIMPLIFY
-           "instcombine<no-verify-fixpoint>,infer-alignment,loop-unroll<O3>,"
+           "early-cse<memssa>,instcombine<no-verify-fixpoint>,infer-alignment,loop-unroll<O3>,"
            "simplifycfg,speculative-execution,early-cse)";
   case TargetKind::AMDGPU:
     return "function(" ACCY_SIMPLIFY
-           "amdgpu-promote-kernel-arguments,infer-address-spaces,"
+           "gvn,amdgpu-promote-kernel-arguments,infer-address-spaces,"
            "instcombine<no-verify-fixpoint>,infer-alignment,slp-vectorizer,"
            "loop-unroll<O3>,instcombine<no-verify-fixpoint>,simplifycfg)";
   case TargetKind::Host:
