@@ -35,8 +35,9 @@ __attribute__((constructor(101))) static void serveStepFromEntry(int argc,
     return;
   }
   // What prints more than the step's files is left to the compiler.
-  if (!hasStepEntries(*options->stage) || options->timing || options->stats || options->fingerprints ||
-      options->compileTo || options->compileFrom || options->verifyEach)
+  if (!hasStepEntries(*options->stage) || options->timing || options->stats ||
+      options->fingerprints || options->compileTo || options->compileFrom ||
+      options->verifyEach)
     return;
   if (runStepFromEntry(*options))
     _exit(0);

@@ -192,10 +192,11 @@ llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
 ///  - full unrolling of the loops indvars leaves with constant trip counts,
 ///    and O3's partial unrolling of the long ones (a scan's walk along a
 ///    static line issues its loads ahead);
-///  - redundant loads after the unrolling: GVN on AMDGPU; EarlyCSE over
-///    MemorySSA on NVPTX, where GVN made the same SASS and registers within
-///    2 for every example and bench kernel at a third of the opt time of
-///    a contraction (docs/internals.md, "The LLVM pipeline");
+///  - the loads and arithmetic the unrolling made redundant: GVN on
+///    AMDGPU; EarlyCSE over MemorySSA on NVPTX, which leaves every example
+///    and bench kernel with the registers GVN gave and no more SASS, where
+///    GVN was a third of this pipeline's time on a contraction
+///    (docs/internals.md, "The LLVM pipeline");
 ///  - infer-alignment: the alignment vector loads (ld.v4) need;
 ///  - AMDGPU: kernel arguments, and the pointers derived from them, in the
 ///    global address space (flat loads otherwise), and SLP vectorization,
@@ -213,8 +214,8 @@ llvm::StringRef accy::target::getOptimizationPipeline(TargetKind kind) {
   switch (kind) {
   case TargetKind::NVPTX:
     return "function(nvvm-reflect,nvvm-intr-range," ACCY_SIMPLIFY
-           "early-cse<memssa>,instcombine<no-verify-fixpoint>,infer-alignment,loop-unroll<O3>,"
-           "simplifycfg,speculative-execution,early-cse)";
+           "early-cse<memssa>,instcombine<no-verify-fixpoint>,infer-alignment,"
+           "loop-unroll<O3>,simplifycfg,speculative-execution,early-cse)";
   case TargetKind::AMDGPU:
     return "function(" ACCY_SIMPLIFY
            "gvn,amdgpu-promote-kernel-arguments,infer-address-spaces,"
