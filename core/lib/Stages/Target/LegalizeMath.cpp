@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "F64Math.h"
+#include "GPULowering.h"
 #include "MathLowering.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
@@ -262,8 +263,8 @@ struct LegalizeMathPass
                  ExpandNumMinMax<arith::MinNumFOp, arith::CmpFPredicate::OLT>>(
         ctx);
     accy::target::populateF64MathPatterns(patterns);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
+    if (failed(accy::target::applyPatternsToRoots(getOperation(),
+                                                  std::move(patterns))))
       return signalPassFailure();
     RewritePatternSet approximations(ctx);
     populateMathPolynomialApproximationPatterns(approximations, {});
@@ -273,8 +274,8 @@ struct LegalizeMathPass
         .add<ExpandNumMinMax<arith::MaxNumFOp, arith::CmpFPredicate::OGT>,
              ExpandNumMinMax<arith::MinNumFOp, arith::CmpFPredicate::OLT>>(
             ctx);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(approximations))))
+    if (failed(accy::target::applyPatternsToRoots(getOperation(),
+                                                  std::move(approximations))))
       return signalPassFailure();
     getOperation().walk([](Operation *op) { op->removeAttr(kInRange); });
 
