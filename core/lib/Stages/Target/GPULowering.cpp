@@ -1,6 +1,7 @@
 //===- GPULowering.cpp - Shared steps of the NVVM and ROCDL lowerings -----===//
 
 #include "GPULowering.h"
+#include "PatternRoots.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -17,31 +18,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
-
-LogicalResult accy::target::applyPatternsToRoots(Operation *scope,
-                                                 RewritePatternSet &&patterns) {
-  FrozenRewritePatternSet frozen(std::move(patterns));
-  // A pattern that may match any op needs every op.
-  if (!frozen.getMatchAnyOpNativePatterns().empty())
-    return applyPatternsAndFoldGreedily(scope, frozen);
-  llvm::SmallDenseSet<OperationName> rootNames;
-  for (const auto &rooted : frozen.getOpSpecificNativePatterns())
-    rootNames.insert(rooted.first);
-  SmallVector<Operation *> roots;
-  scope->walk([&](Operation *op) {
-    if (rootNames.contains(op->getName()))
-      roots.push_back(op);
-  });
-  if (roots.empty())
-    return success();
-  GreedyRewriteConfig config;
-  config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
-  return applyOpPatternsAndFold(roots, frozen, config);
-}
 
 FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>>
 accy::target::prepareGPUModule(gpu::GPUModuleOp module) {

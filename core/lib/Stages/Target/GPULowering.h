@@ -12,13 +12,6 @@ class RewritePatternSet;
 
 namespace accy::target {
 
-/// Applies `patterns` greedily to the ops of `scope` they are rooted at and
-/// to the ops their rewrites create. A greedy run over the whole scope folds
-/// every op of the module again: a third of the NVVM conversion's time and
-/// most of legalize-math's, for nothing the kernel stage left to fold.
-mlir::LogicalResult applyPatternsToRoots(mlir::Operation *scope,
-                                         mlir::RewritePatternSet &&patterns);
-
 /// The first steps of both lowerings: records each kernel's known block
 /// size, folds gpu.block_dim to it (ROCDL would otherwise call OCKL, and
 /// both backends optimize better with constants) and applies upstream's GPU

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "F64Math.h"
-#include "GPULowering.h"
 #include "MathLowering.h"
+#include "PatternRoots.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 
@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <cmath>
 #include <limits>

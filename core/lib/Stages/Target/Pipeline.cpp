@@ -7,7 +7,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -18,7 +17,7 @@ using namespace mlir;
 
 /// Memref and loop lowering shared by device and host code.
 static void addStructuralLowering(OpPassManager &pm) {
-  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(accy::target::createExpandStridedMetadata());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
 }

@@ -69,6 +69,21 @@ def LegalizeMath : Pass<"accy-choir-legalize-math", "mlir::ModuleOp"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def ExpandStridedMetadata : Pass<"accy-expand-strided-metadata"> {
+  let summary = "Expand memref view ops into strided metadata and affine "
+                "arithmetic, on the ops it rewrites";
+  let description = [{
+    Upstream's expand-strided-metadata patterns (subview, reinterpret_cast,
+    expand and collapse shape, ... into memref.extract_strided_metadata and
+    affine.apply), applied to the ops they are rooted at and the ops they
+    create rather than by a greedy run over the whole operation, which
+    folded every op of a kernel module again. The result is the same.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def ConvertGPUToNVVM : Pass<"accy-choir-convert-gpu-to-nvvm",
                             "mlir::gpu::GPUModuleOp"> {
   let summary = "Lower a gpu.module with an NVVM target to the LLVM and NVVM "
