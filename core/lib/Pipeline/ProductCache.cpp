@@ -11,8 +11,9 @@ KernelProduct::KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> made)
       contentHash(accy::contentHash(productBytes(module.get()))) {}
 
 KernelProduct::KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> made,
-                             std::string contentHash)
-    : module(std::move(made)), contentHash(std::move(contentHash)) {}
+                             std::string contentHash, bool verified)
+    : module(std::move(made)), contentHash(std::move(contentHash)),
+      verified(verified) {}
 
 SharedKernel ProductCache::lookup(llvm::StringRef key) const {
   auto it = entries.find(key);

@@ -267,7 +267,8 @@ public:
   /// LLVM's crash recovery where the process enabled it) `crashed()` holds:
   /// `kernel` and this run's pass manager may be left inconsistent and must
   /// not be used (nor destroyed) again.
-  LogicalResult run(ModuleOp kernel, const SourceMap *sourceMap,
+  LogicalResult run(ModuleOp kernel, bool inputVerified,
+                    const SourceMap *sourceMap,
                     std::vector<FailureRecord> &failures,
                     RunningKernels &running) {
     llvm::StringRef pipeline = stagePipelineName(stage);
@@ -276,8 +277,9 @@ public:
     // Stage files and store entries are read without verification (their
     // producer verified them, and a checksum vouches for their bytes): a
     // kernel is verified here, before a pass works on it, and only kernels
-    // that are compiled pay for it.
-    if (failed(mlir::verify(kernel))) {
+    // that are compiled pay for it. One that the previous stage made in
+    // this process was verified as that stage's product.
+    if (!inputVerified && failed(mlir::verify(kernel))) {
       for (FailureRecord &r :
            capture.records(pipeline, "", name, kernel, sourceMap))
         failures.push_back(std::move(r));
@@ -415,11 +417,13 @@ private:
 struct KernelInput {
   ModuleOp module;
   llvm::StringRef contentHash;
+  bool verified = false; // KernelProduct::verified
 };
 
 /// One kernel of a stage run.
 struct KernelJob {
   ModuleOp input;
+  bool inputVerified = false;
   KernelStageRecord record;
   SharedKernel reused;        // from the cache or the store, by key
   std::optional<uint64_t> storedFingerprint; // when the store served it
@@ -471,7 +475,8 @@ static SharedKernel finishProduct(StageId stage, OwningOpRef<ModuleOp> made,
   std::string bytes = productBytes(*made);
   std::string hash = contentHash(bytes);
   auto product =
-      std::make_shared<const KernelProduct>(std::move(made), std::move(hash));
+      std::make_shared<const KernelProduct>(std::move(made), std::move(hash),
+                                            /*verified=*/true);
   if (store)
     store->save(stage, record.key, *product, record.fingerprint, bytes);
   return product;
@@ -499,6 +504,7 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
   for (const KernelInput &input : inputs) {
     KernelJob &job = jobs.emplace_back();
     job.input = input.module;
+    job.inputVerified = input.verified;
     job.record.kernel = kernelName(input.module).str();
     job.record.inputHash = input.contentHash.empty()
                                ? contentHash(productBytes(input.module))
@@ -535,7 +541,8 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
     }
     PipelineRun *run = pool.acquire();
     OwningOpRef<ModuleOp> made = job->input.clone();
-    if (failed(run->run(*made, sourceMap, job->failures, running))) {
+    if (failed(run->run(*made, job->inputVerified, sourceMap, job->failures,
+                        running))) {
       // IR a crash left behind may be inconsistent: leaked, not erased.
       if (run->crashed())
         (void)made.release();
@@ -630,7 +637,8 @@ StageKernels accy::runStageOnKernels(StageId stage, MLIRContext &context,
                                      const RunControl &control) {
   std::vector<KernelInput> known;
   for (const SharedKernel &kernel : inputs)
-    known.push_back({kernel->module.get(), kernel->contentHash});
+    known.push_back(
+        {kernel->module.get(), kernel->contentHash, kernel->verified});
   return runOnKernels(stage, context, known, options, sourceMap, cache,
                       control);
 }

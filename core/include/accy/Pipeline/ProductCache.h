@@ -21,11 +21,16 @@ namespace accy {
 /// threads.
 struct KernelProduct {
   explicit KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> module);
-  /// A product whose content hash is known (read back with its hash).
+  /// A product whose content hash is known (read back with its hash, or
+  /// made and `verified` by a stage run of this process).
   KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> module,
-                std::string contentHash);
+                std::string contentHash, bool verified = false);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::string contentHash;
+  /// A stage run of this process verified the module after making it, so
+  /// the next stage need not verify it again. Products read from stage
+  /// files and store entries are not verified when read.
+  bool verified = false;
 };
 using SharedKernel = std::shared_ptr<const KernelProduct>;
 
