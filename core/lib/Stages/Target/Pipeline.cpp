@@ -6,7 +6,6 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -75,7 +74,7 @@ void accy::target::buildTargetPipeline(OpPassManager &pm,
   // f16/bf16 transcendentals are computed in f32 (and rounded once), on
   // every target alike; then everything becomes self-contained arithmetic,
   // expanded once per NVPTX module where a kernel repeats it.
-  pm.addPass(math::createMathLegalizeToF32());
+  pm.addPass(createLegalizeMathToF32());
   pm.nest<gpu::GPUModuleOp>().addPass(createOutlineMath());
   pm.addPass(createLegalizeMath());
 

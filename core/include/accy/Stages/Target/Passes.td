@@ -24,6 +24,20 @@ def SelectTargets : Pass<"accy-choir-select-targets", "mlir::ModuleOp"> {
   ];
 }
 
+def LegalizeMathToF32 : Pass<"accy-legalize-math-to-f32"> {
+  let summary = "Compute f16 and bf16 math ops in f32, where there are any";
+  let description = [{
+    Upstream's math-legalize-to-f32 (an f16 or bf16 math op becomes the f32
+    op between two conversions, rounded once), run only when the operation
+    holds a math op on a float type narrower than f32: upstream's pass runs
+    a dialect conversion over every op of a kernel module, which for the
+    f32 kernels that are most of them changed nothing and cost as much as a
+    small kernel's other math lowering.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
 def OutlineMath : Pass<"accy-choir-outline-math", "mlir::gpu::GPUModuleOp"> {
   let summary = "Call one copy of a transcendental that an NVPTX module "
                 "repeats";
