@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""bench/compile_time/compare, checked both ways: a compiler against itself
+gives byte-identical artifacts and ratios near 1, and a compiler whose PTX
+differs by one byte is caught, named, and fails the command.
+
+Usage: compare_check.py COMPARE ACCYC WORKDIR
+"""
+import os
+import re
+import stat
+import subprocess
+import sys
+
+
+def run(args):
+    return subprocess.run(args, capture_output=True, text=True)
+
+
+def main():
+    compare, accyc, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    failures = []
+
+    same = run([compare, accyc, accyc, "--rounds", "2", "--same-code"])
+    if same.returncode != 0:
+        failures.append(f"against itself: exit {same.returncode}\n{same.stdout}{same.stderr}")
+    match = re.search(r"same code \(sm_90\): (\d+) of (\d+) artifacts byte-identical",
+                      same.stdout)
+    if not match or match.group(1) != match.group(2) or int(match.group(2)) < 10:
+        failures.append(f"against itself: not every artifact identical\n{same.stdout}")
+    total = re.search(r"^total\s+[\d.]+\s+[\d.]+\s+([\d.]+) ", same.stdout, re.M)
+    if not total:
+        failures.append(f"against itself: no total row\n{same.stdout}")
+
+    # A compiler whose PTX has one more byte: accyc, then a byte appended.
+    changed = os.path.join(work, "accyc-changed")
+    with open(changed, "w") as f:
+        f.write(f"""#!/bin/sh
+"{accyc}" "$@" || exit $?
+out=""
+while [ $# -gt 0 ]; do [ "$1" = "-o" ] && out="$2"; shift; done
+for ptx in "$out"/*.ptx; do [ -f "$ptx" ] && printf ' ' >> "$ptx"; done
+exit 0
+""")
+    os.chmod(changed, os.stat(changed).st_mode | stat.S_IXUSR)
+    differs = run([compare, accyc, changed, "--rounds", "0", "--same-code"])
+    if differs.returncode != 1:
+        failures.append(f"changed PTX: exit {differs.returncode}, expected 1\n"
+                        f"{differs.stdout}{differs.stderr}")
+    if "differs: mlp.accy: mlp.sm_90.ptx" not in differs.stdout:
+        failures.append(f"changed PTX: mlp.sm_90.ptx not named\n{differs.stdout}")
+
+    for failure in failures:
+        print("FAIL:", failure)
+    if failures:
+        sys.exit(1)
+    print("compare: identical compilers agree, a changed PTX is named")
+
+
+if __name__ == "__main__":
+    main()
