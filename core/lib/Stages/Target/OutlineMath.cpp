@@ -324,6 +324,8 @@ struct OutlineMathPass
       if (ops.size() < minCopies)
         continue;
       std::string name = functionName(ops.front());
+      // Every copy of the op alone has one structure.
+      std::string aloneKey = structureKey(Expression::of(ops.front()));
       llvm::MapVector<std::string, SmallVector<Expression>,
                       std::map<std::string, unsigned>>
           byStructure;
@@ -333,11 +335,11 @@ struct OutlineMathPass
                          [&](Operation *o) { return claimed.contains(o); }))
           e = Expression::of(op);
         claimed.insert(e.ops.begin(), e.ops.end());
-        byStructure[structureKey(e)].push_back(std::move(e));
+        std::string key = e.ops.size() == 1 ? aloneKey : structureKey(e);
+        byStructure[key].push_back(std::move(e));
       }
       // Expressions of a structure too rare for a function of its own
       // call the function of the op alone.
-      std::string aloneKey = structureKey(Expression::of(ops.front()));
       SmallVector<Expression> alone;
       for (auto &[key, group] : byStructure)
         if (group.size() < minCopies && key != aloneKey)

@@ -50,9 +50,10 @@ def OutlineMath : Pass<"accy-choir-outline-math", "mlir::gpu::GPUModuleOp"> {
     value only (the scalar arith ops between that value and the op, and
     after the op up to the one value that leaves) call a function holding
     that arithmetic too; the copies whose arithmetic is of a structure too
-    rare for a function of its own call the op's. The function is named after the kernel module around the
-    gpu.module (`__accy_KERNEL_tanh_f32`), so the PTX of a file's kernels
-    can be merged. The arithmetic, and so every result, is unchanged; the
+    rare for a function of its own call the op's. The function is named
+    after the kernel module around the gpu.module
+    (`__accy_KERNEL_tanh_f32`), so the PTX of a file's kernels can be
+    merged. The arithmetic, and so every result, is unchanged; the
     PTX and the time to generate it shrink with the copies. gpu.modules for
     other targets are left alone.
   }];
