@@ -3,9 +3,9 @@
 // For each kernel of the linked modules (tests/e2e/kernels/*.accy, or
 // bench/gpu/kernels.accy; see CMakeLists.txt), generically from the
 // registration table accyc writes: picks sizes for its symbolic dimensions
-// (twice: tiny ones, and larger ones with a row of 1100 elements and sizes
-// that are no multiple of a block), fills the inputs with the same random
-// values, runs the host object (Kernel::host) and the sm_90 PTX through the
+// (tiny ones, larger ones with a row of 1100 elements and sizes that are
+// no multiple of a block, and rows around the row kernels' limits), fills
+// the inputs with the same random values, runs the host object (Kernel::host) and the sm_90 PTX through the
 // runtime's CUDA device (ACCY_DEVICE=cuda with the PTX emulator's
 // libcuda.so.1 first on LD_LIBRARY_PATH), and compares every output:
 // integers and bools exactly, floats within a tolerance for the element
@@ -13,6 +13,7 @@
 // every symbolic size is at least 3, so gathers index in bounds.
 //
 // usage: accy-gpu-emulation-... [--module NAME] [--kernel NAME]
+//        [--row-lengths]
 // exit: 0 every output matches, 1 a mismatch or a failed launch.
 //
 //===----------------------------------------------------------------------===//
@@ -160,21 +161,37 @@ void allocate(const Kernel &k, const std::vector<int64_t> &symbolValues,
   }
 }
 
-/// Size of every symbolic dimension: config 0 tiny, config 1 larger (the
-/// second name gets a long row), both capped so the emulator stays fast.
+/// The sizes of the symbolic dimensions, one configuration per row, in
+/// the order of the names (repeating): tiny ones, larger ones and, with
+/// --row-lengths, the rows around the limits of a row kernel `f32[N, D]`
+/// (docs/internals.md, "The row-reduction schedule"). D = 7: a short row
+/// that is not whole 16-byte runs (a subgroup walks it element by
+/// element); 1100: a row a block holds in registers; 256: a short row of
+/// whole runs, which a subgroup holds in registers; 4100 and 4099: rows
+/// longer than the registers hold, of whole runs and not. (Not for every
+/// kernel: the host's serial f32 sums of 12,000 repeated values drift from
+/// the tree's by more than the tolerance.)
+const int64_t kSizes[][8] = {{5, 7, 3, 4, 6, 9, 8, 3},
+                             {37, 1100, 19, 130, 7, 5, 3, 4},
+                             {9, 256, 5, 3, 4, 6, 7, 8},
+                             {3, 4100, 5, 4, 3, 6, 7, 8},
+                             {3, 4099, 4, 5, 3, 6, 7, 8}};
+constexpr int kConfigs = sizeof(kSizes) / sizeof(kSizes[0]);
+constexpr int kSizeConfigs = 2;
+
+/// Size of every symbolic dimension in configuration `config`, capped so
+/// that the emulator stays fast.
 std::vector<int64_t> pickSizes(const Kernel &k, int config) {
-  static const int64_t tiny[] = {5, 7, 3, 4, 6, 9, 8, 3};
-  static const int64_t large[] = {37, 1100, 19, 130, 7, 5, 3, 4};
   std::vector<int64_t> v(k.numDimNames);
   for (int32_t i = 0; i < k.numDimNames; ++i)
-    v[i] = config == 0 ? tiny[i % 8] : large[i % 8];
+    v[i] = kSizes[config][i % 8];
   auto work = [&] {
     double product = 1;
     for (int64_t x : v)
       product *= static_cast<double>(x);
     return product;
   };
-  while (config == 1 && work() > 1.5e6) {
+  while (work() > 1.5e6) {
     auto largest = std::max_element(v.begin(), v.end());
     *largest = std::max<int64_t>(3, *largest / 2);
   }
@@ -348,14 +365,19 @@ bool compareKernel(const Kernel &k, int config) {
 
 int main(int argc, char **argv) {
   std::string onlyModule, onlyKernel;
+  int configs = kSizeConfigs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--module" && i + 1 < argc)
       onlyModule = argv[++i];
     else if (arg == "--kernel" && i + 1 < argc)
       onlyKernel = argv[++i];
+    else if (arg == "--row-lengths")
+      configs = kConfigs;
     else {
-      std::fprintf(stderr, "usage: %s [--module NAME] [--kernel NAME]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--module NAME] [--kernel NAME] [--row-lengths]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -376,7 +398,7 @@ int main(int argc, char **argv) {
       const Kernel &k = *m->kernels[i];
       if (!onlyKernel.empty() && onlyKernel != k.name)
         continue;
-      for (int config = 0; config < 2; ++config) {
+      for (int config = 0; config < configs; ++config) {
         ++runs;
         if (!compareKernel(k, config))
           ++failures;
