@@ -5,9 +5,10 @@
 // registration table accyc writes: picks sizes for its symbolic dimensions
 // (tiny ones, larger ones with a row of 1100 elements and sizes that are
 // no multiple of a block, and rows around the row kernels' limits), fills
-// the inputs with the same random values, runs the host object (Kernel::host) and the sm_90 PTX through the
-// runtime's CUDA device (ACCY_DEVICE=cuda with the PTX emulator's
-// libcuda.so.1 first on LD_LIBRARY_PATH), and compares every output:
+// the inputs with the same random values, runs the host object
+// (Kernel::host) and the sm_90 PTX through the runtime's CUDA device
+// (ACCY_DEVICE=cuda with the PTX emulator's libcuda.so.1 first on
+// LD_LIBRARY_PATH), and compares every output:
 // integers and bools exactly, floats within a tolerance for the element
 // type (NaN only where the host has NaN). Integer inputs are in [0, 2] and
 // every symbolic size is at least 3, so gathers index in bounds.
@@ -177,7 +178,8 @@ const int64_t kSizes[][8] = {{5, 7, 3, 4, 6, 9, 8, 3},
                              {3, 4100, 5, 4, 3, 6, 7, 8},
                              {3, 4099, 4, 5, 3, 6, 7, 8}};
 constexpr int kConfigs = sizeof(kSizes) / sizeof(kSizes[0]);
-constexpr int kSizeConfigs = 2;
+/// The configurations run without --row-lengths: tiny and larger.
+constexpr int kDefaultConfigs = 2;
 
 /// Size of every symbolic dimension in configuration `config`, capped so
 /// that the emulator stays fast.
@@ -365,7 +367,7 @@ bool compareKernel(const Kernel &k, int config) {
 
 int main(int argc, char **argv) {
   std::string onlyModule, onlyKernel;
-  int configs = kSizeConfigs;
+  int configs = kDefaultConfigs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--module" && i + 1 < argc)
