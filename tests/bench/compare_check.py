@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/compile_time/compare, checked both ways: a compiler against itself
 gives byte-identical artifacts and ratios near 1, and a compiler whose PTX
-differs by one byte is caught, named, and fails the command.
+differs by one byte is caught, named, and fails the command; that PTX's
+entries, through ptxas where it is at hand, are reported the same.
 
 Usage: compare_check.py COMPARE ACCYC WORKDIR
 """
@@ -14,6 +15,29 @@ import sys
 
 def run(args):
     return subprocess.run(args, capture_output=True, text=True)
+
+
+def check_ptxas_report(compare, stdout):
+    """The differing PTX through ptxas: the changed compiler's PTX differs by
+    a space, so every entry must be reported the same, and the bench's 8x8
+    contraction tile must show its main loop of 64 FFMA an iteration."""
+    sys.path.insert(0, os.path.dirname(compare))  # ptxcode.py sits beside it
+    import ptxcode
+    if not ptxcode.find_ptxas():
+        if "no ptxas found" not in stdout:
+            return [f"no ptxas: not said\n{stdout}"]
+        print("compare: no ptxas here, the ptxas report is not checked")
+        return []
+    failures = []
+    entries = re.findall(r"^    (\w+): (same|old): (.*)$", stdout, re.M)
+    if not entries or any(kind != "same" for _, kind, _ in entries):
+        failures.append(f"ptxas report: not every entry the same\n{stdout}")
+    matmul = [text for name, _, text in entries if name == "matmul_k0"]
+    if not matmul or not re.search(r"SASS loops .*\d+ \(64 FFMA\)", matmul[0]):
+        failures.append(f"ptxas report: no main loop of 64 FFMA in matmul_k0\n{stdout}")
+    if not re.search(r"mlp_k0: same: registers \d+, spills 0/0 bytes", stdout):
+        failures.append(f"ptxas report: mlp_k0's registers and spills missing\n{stdout}")
+    return failures
 
 
 def main():
@@ -49,6 +73,7 @@ exit 0
                         f"{differs.stdout}{differs.stderr}")
     if "differs: mlp.accy: mlp.sm_90.ptx" not in differs.stdout:
         failures.append(f"changed PTX: mlp.sm_90.ptx not named\n{differs.stdout}")
+    failures += check_ptxas_report(compare, differs.stdout)
 
     for failure in failures:
         print("FAIL:", failure)
