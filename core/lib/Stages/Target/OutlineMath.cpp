@@ -87,10 +87,12 @@ struct Expression {
   }
 };
 
+/// The ops of an expression while it is grown around its transcendental.
+using OpSet = llvm::SmallPtrSet<Operation *, 16>;
+
 /// Whether every operand of `op` is `input`, a constant or a value of
 /// `inside`.
-bool takesOnly(Operation *op, Value input,
-               const llvm::SmallPtrSetImpl<Operation *> &inside) {
+bool takesOnly(Operation *op, Value input, const OpSet &inside) {
   return llvm::all_of(op->getOperands(), [&](Value v) {
     return v == input || isConstant(v) || inside.contains(v.getDefiningOp());
   });
@@ -99,9 +101,8 @@ bool takesOnly(Operation *op, Value input,
 /// The ops between `input` and `value`: `value`'s backward slice through
 /// scalar arith ops of `block`, stopped at `input`; none when the slice
 /// reaches another value that is not a constant.
-std::optional<llvm::SmallPtrSet<Operation *, 16>>
-sliceFrom(Value input, Value value, Block *block) {
-  llvm::SmallPtrSet<Operation *, 16> slice;
+std::optional<OpSet> sliceFrom(Value input, Value value, Block *block) {
+  OpSet slice;
   SmallVector<Value> worklist{value};
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
@@ -116,14 +117,14 @@ sliceFrom(Value input, Value value, Block *block) {
   return slice;
 }
 
-/// The largest expression of one value around `op`, or just `op`.
-Expression growExpression(Operation *op) {
+/// The input of the expression around `op` and the ops between it and
+/// `op`'s operand: the value farthest back that the operand is computed
+/// from alone (with constants), among the values of its backward slice, of
+/// `op`'s type at both ends, as a call of the op alone has it (NVPTX passes
+/// an f16 as a byte array).
+std::pair<Value, OpSet> findInput(Operation *op) {
   Block *block = op->getBlock();
   Value operand = op->getOperand(0);
-  // The input: the value farthest back that the operand is computed from
-  // alone (with constants), among the values of its backward slice.
-  Expression e{operand, op->getResult(0), {}, nullptr};
-  llvm::SmallPtrSet<Operation *, 16> inside;
   SmallVector<Value> candidates{operand};
   for (size_t i = 0; i < candidates.size() && candidates.size() < 32; ++i)
     if (Operation *def = candidates[i].getDefiningOp();
@@ -131,37 +132,38 @@ Expression growExpression(Operation *op) {
       for (Value v : def->getOperands())
         if (!isConstant(v) && !llvm::is_contained(candidates, v))
           candidates.push_back(v);
-  // The function keeps the op's type at both ends, as a call of the op
-  // alone has it (NVPTX passes an f16 as a byte array).
-  Type type = op->getResult(0).getType();
+  Value input = operand;
+  OpSet between;
   for (Value candidate : candidates)
     if (auto slice = sliceFrom(candidate, operand, block);
-        slice && candidate.getType() == type &&
-        slice->size() >= inside.size()) {
-      e.input = candidate;
-      inside = std::move(*slice);
+        slice && candidate.getType() == op->getResult(0).getType() &&
+        slice->size() >= between.size()) {
+      input = candidate;
+      between = std::move(*slice);
     }
-  inside.insert(op);
-  // Then forward: the arith ops of the block that take nothing but the
-  // input, constants and values inside, until none is left to take.
-  llvm::SmallPtrSet<Operation *, 16> backward(inside.begin(), inside.end());
-  auto joins = [&](Operation *user) {
-    return !inside.contains(user) && user->getBlock() == block &&
-           isScalarArith(user) && takesOnly(user, e.input, inside);
-  };
-  SmallVector<Value> frontier{e.input, op->getResult(0)};
-  for (Operation *member : backward)
+  return {input, std::move(between)};
+}
+
+/// Adds to `inside` the arith ops of `block` that take nothing but
+/// `input`, constants and values inside, until none is left to take.
+void growForward(Value input, Block *block, OpSet &inside) {
+  SmallVector<Value> frontier{input};
+  for (Operation *member : inside)
     frontier.push_back(member->getResult(0));
   while (!frontier.empty())
     for (Operation *user : frontier.pop_back_val().getUsers())
-      if (joins(user)) {
+      if (!inside.contains(user) && user->getBlock() == block &&
+          isScalarArith(user) && takesOnly(user, input, inside)) {
         inside.insert(user);
         frontier.push_back(user->getResult(0));
       }
-  // Ops that the op's value does not reach (gelu's x / 2) stay only where
-  // they feed an op inside and nothing outside; what they feed leaves with
-  // them.
-  llvm::SmallPtrSet<Operation *, 16> reached{op};
+}
+
+/// Drops from `inside` the ops grown forward that `op`'s value does not
+/// reach (gelu's x / 2) unless they feed an op inside and nothing outside;
+/// what they feed leaves with them. `backward` are the ops up to `op`.
+void pruneUnreached(Operation *op, const OpSet &backward, OpSet &inside) {
+  OpSet reached{op};
   for (bool grew = true; grew;) {
     grew = false;
     for (Operation *member : inside)
@@ -195,29 +197,48 @@ Expression growExpression(Operation *op) {
       }
     }
   }
-  // One value may leave it: the result, used after the last op.
+}
+
+/// The expression of `inside` from `input`, if one value leaves it (its
+/// result, of `type`, computed by its last op).
+std::optional<Expression> asExpression(Value input, const OpSet &inside,
+                                       Type type) {
   Value result;
   for (Operation *member : inside)
     for (Operation *user : member->getUsers())
       if (!inside.contains(user)) {
         if (result && result != member->getResult(0))
-          return Expression::of(op);
+          return std::nullopt;
         result = member->getResult(0);
       }
   if (!result || result.getType() != type)
-    return Expression::of(op);
-  e.result = result;
-  e.ops.assign(inside.begin(), inside.end());
+    return std::nullopt;
+  Expression e{input, result, {inside.begin(), inside.end()}, nullptr};
   llvm::sort(e.ops, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
   });
   if (e.ops.back() != result.getDefiningOp())
-    return Expression::of(op);
+    return std::nullopt;
   for (Operation *member : e.ops)
     for (OpOperand &use : member->getOpOperands())
       if (!e.inputUse && use.get() == e.input)
         e.inputUse = &use;
   return e;
+}
+
+/// The largest expression of one value around `op`, or just `op`: back to
+/// its input (findInput), forward to the ops that take nothing else
+/// (growForward), less what `op`'s value does not reach and does not feed
+/// the expression alone (pruneUnreached).
+Expression growExpression(Operation *op) {
+  auto [input, inside] = findInput(op);
+  inside.insert(op);
+  OpSet backward(inside.begin(), inside.end());
+  growForward(input, op->getBlock(), inside);
+  pruneUnreached(op, backward, inside);
+  if (auto e = asExpression(input, inside, op->getResult(0).getType()))
+    return std::move(*e);
+  return Expression::of(op);
 }
 
 /// What makes two expressions one function: their ops, attributes and
