@@ -17,6 +17,8 @@ esac
 
 packages=(
   cmake ninja-build g++ git python3 ccache
+  # The C++ style check of changed lines (tests/style).
+  clang-format-19
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19
   # LLVM's static libraries link zlib and zstd; `lld` puts ld.lld on PATH,
   # which links the statically linked tools in a second (cmake/AccyLLVM.cmake).
