@@ -2,9 +2,9 @@
 
 // relu is max(x, 0) (NaN-propagating), one elementwise generic.
 // CHECK-LABEL: func.func @relu
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%arg0 : tensor<?x8xf32>)
 // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[R:.*]] = arith.maximumf %[[X]], %[[ZERO]] : f32
 // CHECK: linalg.yield %[[R]]
 func.func @relu(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
@@ -16,19 +16,19 @@ func.func @relu(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 
 // gelu, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 // CHECK-LABEL: func.func @gelu
-// CHECK-DAG: %[[C1:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK-DAG: %[[K:.*]] = arith.constant 0.797884583 : f32
-// CHECK-DAG: %[[A:.*]] = arith.constant 4.471500e-02 : f32
-// CHECK-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
 // CHECK: %[[X2:.*]] = arith.mulf %[[X]], %[[X]]
 // CHECK: %[[X3:.*]] = arith.mulf %[[X2]], %[[X]]
-// CHECK: %[[AX3:.*]] = arith.mulf %[[X3]], %[[A]]
+// CHECK: %[[A:.*]] = arith.constant 4.471500e-02 : f32
+// CHECK: %[[AX3:.*]] = arith.mulf %[[A]], %[[X3]]
 // CHECK: %[[IN:.*]] = arith.addf %[[X]], %[[AX3]]
-// CHECK: %[[S:.*]] = arith.mulf %[[IN]], %[[K]]
+// CHECK: %[[K:.*]] = arith.constant 0.797884583 : f32
+// CHECK: %[[S:.*]] = arith.mulf %[[K]], %[[IN]]
 // CHECK: %[[T:.*]] = math.tanh %[[S]]
-// CHECK: %[[T1:.*]] = arith.addf %[[T]], %[[C1]]
-// CHECK: %[[H:.*]] = arith.mulf %[[X]], %[[HALF]]
+// CHECK: %[[C1:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[T1:.*]] = arith.addf %[[C1]], %[[T]]
+// CHECK: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: %[[H:.*]] = arith.mulf %[[HALF]], %[[X]]
 // CHECK: %[[R:.*]] = arith.mulf %[[H]], %[[T1]]
 // CHECK: linalg.yield %[[R]]
 func.func @gelu(%x: tensor<16xf32>) -> tensor<16xf32> {
@@ -43,7 +43,7 @@ func.func @gelu(%x: tensor<16xf32>) -> tensor<16xf32> {
 // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
 // CHECK: %[[N:.*]] = arith.negf %[[X]]
 // CHECK: %[[E:.*]] = math.exp %[[N]]
-// CHECK: %[[D:.*]] = arith.addf %[[E]], %{{.*}}
+// CHECK: %[[D:.*]] = arith.addf %{{.*}}, %[[E]]
 // CHECK: arith.divf %{{.*}}, %[[D]]
 // CHECK: ^bb0(%[[Y:.*]]: f32, %{{.*}}: f32):
 // CHECK: math.exp
@@ -115,9 +115,8 @@ func.func @integers(%x: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>)
-// CHECK-DAG: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[M0:.*]] = tensor.empty(%{{.*}}) : tensor<?xf32>
 // CHECK: %[[MI:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[M0]] : tensor<?xf32>)
 // CHECK: %[[M:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x?xf32>) outs(%[[MI]] : tensor<?xf32>)
@@ -125,6 +124,7 @@ func.func @integers(%x: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK: %[[E:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<?x?xf32>, tensor<?xf32>)
 // CHECK: %[[D:.*]] = arith.subf
 // CHECK: math.exp %[[D]]
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[SI:.*]] = linalg.fill ins(%[[ZERO]] : f32)
 // CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[E]] : tensor<?x?xf32>) outs(%[[SI]] : tensor<?xf32>)
 // CHECK: arith.addf

@@ -4,8 +4,8 @@
 // `@` on matrices is linalg.matmul into a zero-filled accumulator.
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: tensor<?x784xf32>, %[[B:.*]]: tensor<784x256xf32>)
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[N:.*]] = tensor.dim %[[A]], %c0
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x256xf32>
 // CHECK: %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<?x256xf32>)
 // CHECK: %[[R:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<?x784xf32>, tensor<784x256xf32>) outs(%[[F]] : tensor<?x256xf32>)

@@ -123,11 +123,11 @@ func.func @half_casts(%b: tensor<4xbf16>, %h: tensor<4xf16>) -> (tensor<4xf16>, 
 // A splat constant and full are fills of an empty tensor; other constants
 // are arith.constant.
 // CHECK-LABEL: func.func @constants
-// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG: %[[DENSE:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x4xf32>
 // CHECK: %[[S:.*]] = linalg.fill ins(%[[TWO]] : f32) outs(%[[E]] : tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: %[[DENSE:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[F0:.*]] = tensor.empty(%arg0) : tensor<?x3xf32>
 // CHECK: %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[F0]] : tensor<?x3xf32>) -> tensor<?x3xf32>
 // CHECK: return %[[S]], %[[DENSE]], %[[F]]

@@ -4,8 +4,8 @@
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @sum
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
 // CHECK: %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<?xf32>)
 // CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<?x8xf32>) outs(%[[F]] : tensor<?xf32>)
@@ -73,13 +73,13 @@ func.func @min_all(%x: tensor<4x4xf32>) -> tensor<1x1xf32> {
 
 // f16 and bf16 sums accumulate in f32; integer sums use addi.
 // CHECK-LABEL: func.func @types
-// CHECK: arith.constant -2147483648 : i32
 // CHECK: ^bb0(%[[X:.*]]: f16, %[[ACC:.*]]: f32):
 // CHECK: %[[W:.*]] = arith.extf %[[X]] : f16 to f32
 // CHECK: arith.addf %[[ACC]], %[[W]] : f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // CHECK: ^bb0(%{{.*}}: bf16, %{{.*}}: f32):
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: arith.constant -2147483648 : i32
 // CHECK: arith.maxsi
 // CHECK: arith.addi
 func.func @types(%h: tensor<8xf16>, %b: tensor<8xbf16>, %i: tensor<8xi32>) -> (tensor<f16>, tensor<bf16>, tensor<i32>, tensor<i32>) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChoirLowering.h"
 #include "LoweringUtils.h"
 #include "accy/Stages/Tensor/Passes.h"
 
@@ -177,13 +178,12 @@ struct LowerSoftmax : OpRewritePattern<RowOp> {
 };
 
 struct ChoirActivationLowerPass
-    : tensorstage::impl::ChoirActivationLowerBase<ChoirActivationLowerPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
+    : ChoirLoweringPass<ChoirActivationLowerPass,
+                        tensorstage::impl::ChoirActivationLowerBase, owned,
+                        whyNotLowered> {
+  using ChoirLoweringPass::ChoirLoweringPass;
+  void populatePatterns(RewritePatternSet &patterns) {
     populateChoirActivationLoweringPatterns(patterns);
-    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
-                             owned, whyNotLowered)))
-      signalPassFailure();
   }
 };
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChoirLowering.h"
 #include "LoweringUtils.h"
 #include "accy/Dialect/Choir/IR/EinsumSpec.h"
 #include "accy/Stages/Tensor/Passes.h"
@@ -203,14 +204,12 @@ struct LowerEinsum : OpRewritePattern<choir::EinsumOp> {
 };
 
 struct ChoirEinsumLowerPass
-    : tensorstage::impl::ChoirEinsumLowerBase<ChoirEinsumLowerPass> {
-  using ChoirEinsumLowerBase::ChoirEinsumLowerBase;
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
+    : ChoirLoweringPass<ChoirEinsumLowerPass,
+                        tensorstage::impl::ChoirEinsumLowerBase, owned,
+                        whyNotLowered> {
+  using ChoirLoweringPass::ChoirLoweringPass;
+  void populatePatterns(RewritePatternSet &patterns) {
     populateChoirEinsumLoweringPatterns(patterns, useNamedOps);
-    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
-                             owned, whyNotLowered)))
-      signalPassFailure();
   }
 };
 

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChoirLowering.h"
 #include "LoweringUtils.h"
 #include "accy/Stages/Tensor/Passes.h"
 
@@ -217,13 +218,12 @@ struct LowerIota : LoweringPattern<choir::IotaOp> {
 };
 
 struct ChoirElementwiseLowerPass
-    : tensorstage::impl::ChoirElementwiseLowerBase<ChoirElementwiseLowerPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
+    : ChoirLoweringPass<ChoirElementwiseLowerPass,
+                        tensorstage::impl::ChoirElementwiseLowerBase, owned,
+                        whyNotLowered> {
+  using ChoirLoweringPass::ChoirLoweringPass;
+  void populatePatterns(RewritePatternSet &patterns) {
     populateChoirElementwiseLoweringPatterns(patterns);
-    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
-                             owned, whyNotLowered)))
-      signalPassFailure();
   }
 };
 

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChoirLowering.h"
 #include "LoweringUtils.h"
 #include "accy/Stages/Tensor/Passes.h"
 
@@ -428,13 +429,12 @@ struct LowerScan : OpRewritePattern<choir::ScanOp> {
 };
 
 struct ChoirIndexingLowerPass
-    : tensorstage::impl::ChoirIndexingLowerBase<ChoirIndexingLowerPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
+    : ChoirLoweringPass<ChoirIndexingLowerPass,
+                        tensorstage::impl::ChoirIndexingLowerBase, owned,
+                        whyNotLowered> {
+  using ChoirLoweringPass::ChoirLoweringPass;
+  void populatePatterns(RewritePatternSet &patterns) {
     populateChoirIndexingLoweringPatterns(patterns);
-    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
-                             owned, whyNotLowered)))
-      signalPassFailure();
   }
 };
 

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChoirLowering.h"
 #include "LoweringUtils.h"
 #include "accy/Stages/Tensor/Passes.h"
 
@@ -199,13 +200,12 @@ struct LowerClassLoss : OpRewritePattern<LossOp> {
 };
 
 struct ChoirLossLowerPass
-    : tensorstage::impl::ChoirLossLowerBase<ChoirLossLowerPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
+    : ChoirLoweringPass<ChoirLossLowerPass,
+                        tensorstage::impl::ChoirLossLowerBase, owned,
+                        whyNotLowered> {
+  using ChoirLoweringPass::ChoirLoweringPass;
+  void populatePatterns(RewritePatternSet &patterns) {
     populateChoirLossLoweringPatterns(patterns);
-    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
-                             owned, whyNotLowered)))
-      signalPassFailure();
   }
 };
 

@@ -6,7 +6,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace accy;
@@ -368,28 +367,4 @@ Value ElementCount::build(OpBuilder &b, Location loc, Type type) const {
     total = total ? mulScalar(b, loc, total, n) : n;
   }
   return total;
-}
-
-LogicalResult tensorstage::lowerOwnedOps(
-    Operation *root, StringRef passName, RewritePatternSet &&patterns,
-    function_ref<bool(Operation *)> owns,
-    function_ref<std::string(Operation *)> why) {
-  GreedyRewriteConfig config;
-  config.useTopDownTraversal = true;
-  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
-  (void)applyPatternsAndFoldGreedily(root, std::move(patterns), config);
-
-  bool failed = false;
-  root->walk([&](Operation *op) {
-    if (!owns(op))
-      return;
-    InFlightDiagnostic diag = op->emitError()
-                              << "'" << op->getName() << "' is not yet lowered by "
-                              << passName;
-    std::string reason = why(op);
-    if (!reason.empty())
-      diag.attachNote() << reason;
-    failed = true;
-  });
-  return failure(failed);
 }

@@ -148,16 +148,6 @@ struct ElementCount {
 ElementCount elementCount(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value v, llvm::ArrayRef<int64_t> axes);
 
-/// Applies `patterns` to every op under `root` (greedily, to new ops too),
-/// then emits `'choir.X' is not yet lowered by <pass>` on every op left that
-/// `owns` accepts, with a note from `why` when it says something. Every
-/// lowering pass of the tensor stage is this, with its own patterns.
-mlir::LogicalResult
-lowerOwnedOps(mlir::Operation *root, llvm::StringRef passName,
-              mlir::RewritePatternSet &&patterns,
-              llvm::function_ref<bool(mlir::Operation *)> owns,
-              llvm::function_ref<std::string(mlir::Operation *)> why);
-
 } // namespace accy::tensorstage
 
 #endif // ACCY_LIB_STAGES_TENSOR_LOWERINGUTILS_H

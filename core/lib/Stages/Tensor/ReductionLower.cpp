@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChoirLowering.h"
 #include "LoweringUtils.h"
 #include "accy/Stages/Tensor/Passes.h"
 
@@ -86,13 +87,12 @@ struct LowerReduce : OpRewritePattern<choir::ReduceOp> {
 };
 
 struct ChoirReductionLowerPass
-    : tensorstage::impl::ChoirReductionLowerBase<ChoirReductionLowerPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
+    : ChoirLoweringPass<ChoirReductionLowerPass,
+                        tensorstage::impl::ChoirReductionLowerBase, owned,
+                        whyNotLowered> {
+  using ChoirLoweringPass::ChoirLoweringPass;
+  void populatePatterns(RewritePatternSet &patterns) {
     populateChoirReductionLoweringPatterns(patterns);
-    if (failed(lowerOwnedOps(getOperation(), getArgument(), std::move(patterns),
-                             owned, whyNotLowered)))
-      signalPassFailure();
   }
 };
 
