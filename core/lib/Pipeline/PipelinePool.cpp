@@ -1,0 +1,141 @@
+//===- PipelinePool.cpp - Stage pipelines for the kernel threads ----------===//
+
+#include "PipelinePool.h"
+
+#include "FailureCapture.h"
+#include "StageInstrumentation.h"
+
+#include "accy/Pipeline/Product.h"
+#include "accy/Pipeline/Stage.h"
+#include "accy/Support/CrashContainment.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+
+using namespace accy;
+using namespace mlir;
+
+PipelineRun::PipelineRun(MLIRContext *context, StageId stage,
+                         const StageOptions &options)
+    : stage(stage), pm(context, ModuleOp::getOperationName()),
+      instrumentation(new StageInstrumentation(options.countModifyingPasses,
+                                               options.collectPassTimings)),
+      verifyEachPass(options.verifyEachPass) {
+  pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(instrumentation));
+  pm.enableVerifier(verifyEachPass);
+  buildStagePipeline(stage, pm, options);
+}
+
+LogicalResult PipelineRun::run(ModuleOp kernel, bool inputVerified,
+                               const SourceMap *sourceMap,
+                               std::vector<FailureRecord> &failures,
+                               RunningKernels &running) {
+  llvm::StringRef pipeline = stagePipelineName(stage);
+  std::string name = kernelName(kernel).str();
+  FailureCapture capture(kernel.getContext());
+  // Stage files and store entries are read without verification (their
+  // producer verified them, and a checksum vouches for their bytes): a
+  // kernel is verified here, before a pass works on it, and only kernels
+  // that are compiled pay for it. One that the previous stage made in
+  // this process was verified as that stage's product.
+  if (!inputVerified && failed(mlir::verify(kernel))) {
+    for (FailureRecord &r :
+         capture.records(pipeline, "", name, kernel, sourceMap))
+      failures.push_back(std::move(r));
+    return failure();
+  }
+  LogicalResult result = failure();
+  NestedCrash nested;
+  running.add(kernel, &nested);
+  // A crash inside a pass becomes an internal failure of this kernel, not
+  // of the process that runs the compiler (the language server).
+  llvm::CrashRecoveryContext crashContext;
+  bool returned = crashContext.RunSafely([&] { result = pm.run(kernel); });
+  running.remove(kernel);
+  if (!returned || nested.crashed.load()) {
+    crashed_ = true;
+    std::string pass, crash;
+    if (nested.crashed.load()) {
+      std::lock_guard<std::mutex> lock(nested.mutex);
+      pass = nested.pass;
+      crash = nested.description;
+    } else {
+      pass = instrumentation->runningPass().str();
+      crash = crashDescription(crashContext.RetCode);
+    }
+    for (FailureRecord &r :
+         capture.records(pipeline, pass, name, ModuleOp(), sourceMap, crash))
+      failures.push_back(std::move(r));
+    return failure();
+  }
+  // Without verification after each pass, the stage's product is
+  // verified once; a failure then names no single pass.
+  bool verified =
+      verifyEachPass || failed(result) || succeeded(mlir::verify(kernel));
+  if (succeeded(result) && verified && !capture.hasErrors())
+    return success();
+  llvm::StringRef pass =
+      !verified ? llvm::StringRef() : instrumentation->failedPass();
+  for (FailureRecord &r :
+       capture.records(pipeline, pass, name, kernel, sourceMap))
+    failures.push_back(std::move(r));
+  return failure();
+}
+
+void PipelineRun::loadDependentDialects(MLIRContext *context) {
+  DialectRegistry registry;
+  pm.getDependentDialects(registry);
+  context->appendDialectRegistry(registry);
+  for (llvm::StringRef name : registry.getDialectNames())
+    context->getOrLoadDialect(name);
+}
+
+PipelinePool::~PipelinePool() {
+  for (auto &run : all)
+    if (run->crashed())
+      (void)run.release();
+}
+
+PipelineRun *PipelinePool::acquire() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (idle.empty()) {
+    all.push_back(std::make_unique<PipelineRun>(context, stage, options));
+    return all.back().get();
+  }
+  PipelineRun *run = idle.back();
+  idle.pop_back();
+  return run;
+}
+
+void PipelinePool::release(PipelineRun *run) {
+  std::lock_guard<std::mutex> lock(mutex);
+  // A run that crashed is not used again (its pass manager may hold a
+  // lock or half-updated state the crash skipped over).
+  if (!run->crashed())
+    idle.push_back(run);
+}
+
+void PipelinePool::collect(StageRecord &record) const {
+  llvm::StringMap<size_t> index;
+  for (const auto &run : all) {
+    record.stats += run->stats().statistics();
+    for (const PassTiming &t : run->stats().timings()) {
+      auto [it, inserted] =
+          index.try_emplace(t.pass, record.passTimings.size());
+      if (inserted) {
+        record.passTimings.push_back(t);
+        continue;
+      }
+      PassTiming &sum = record.passTimings[it->second];
+      sum.seconds += t.seconds;
+      sum.runs += t.runs;
+      sum.opsBefore += t.opsBefore;
+      sum.opsAfter += t.opsAfter;
+      sum.heapGrowthBytes += t.heapGrowthBytes;
+      sum.analysisSeconds += t.analysisSeconds;
+      sum.analysisCount += t.analysisCount;
+    }
+  }
+}
