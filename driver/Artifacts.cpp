@@ -2,9 +2,10 @@
 
 #include "Outputs.h"
 
+#include "accy/CodeGen/Artifacts.h"
+#include "accy/CodeGen/Embedding.h"
+#include "accy/KernelModule/KernelModule.h"
 #include "accy/Pipeline/StageFile.h"
-#include "accy/Target/Artifacts.h"
-#include "accy/Target/Embedding.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
@@ -13,18 +14,18 @@ using namespace accy;
 using namespace accy::driver;
 
 static llvm::Error writeEmbedding(const EmbeddingRequest &request,
-                                  llvm::ArrayRef<target::Artifact> artifacts,
+                                  llvm::ArrayRef<codegen::Artifact> artifacts,
                                   llvm::StringRef dir, llvm::StringRef name,
                                   OnWritten onWritten) {
-  std::vector<target::KernelInterface> interfaces;
+  std::vector<codegen::KernelInterface> interfaces;
   for (mlir::ModuleOp kernel :
-       target::getKernelModules(request.kernelProduct)) {
-    auto interface = target::readKernelInterface(kernel);
+       getKernelModules(request.kernelProduct)) {
+    auto interface = codegen::readKernelInterface(kernel);
     if (!interface)
       return interface.takeError();
     interfaces.push_back(std::move(*interface));
   }
-  auto sources = target::generateEmbedding(
+  auto sources = codegen::generateEmbedding(
       interfaces, artifacts, {name.str(), request.cppNamespace});
   if (!sources)
     return sources.takeError();
@@ -50,7 +51,7 @@ static llvm::Error writeEmbedding(const EmbeddingRequest &request,
 llvm::Error accy::driver::writeTargetArtifacts(
     mlir::ModuleOp targetProduct, llvm::StringRef dir, llvm::StringRef name,
     OnWritten onWritten, const EmbeddingRequest *embedding) {
-  std::vector<mlir::ModuleOp> kernels = target::getKernelModules(targetProduct);
+  std::vector<mlir::ModuleOp> kernels = getKernelModules(targetProduct);
   if (kernels.empty()) {
     if (!embedding)
       return llvm::Error::success();
@@ -59,13 +60,13 @@ llvm::Error accy::driver::writeTargetArtifacts(
         name + ".accy has no kernel to embed (a file that only holds fns "
                "and consts is imported, not compiled on its own)");
   }
-  auto artifacts = target::linkFileArtifacts(kernels, name);
+  auto artifacts = codegen::linkFileArtifacts(kernels, name);
   if (!artifacts)
     return artifacts.takeError();
   // Through writeFileIfChanged, like every other output: a temporary file
   // of a unique name (two builds of one tree at once write the same
   // artifact), write errors checked and reported, an atomic rename.
-  for (const target::Artifact &artifact : *artifacts) {
+  for (const codegen::Artifact &artifact : *artifacts) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, artifact.fileName(name));
     if (auto written = writeFileIfChanged(path, artifact.bytes); !written)
@@ -87,7 +88,7 @@ void accy::driver::removeTargetArtifacts(llvm::StringRef dir,
       llvm::consumeError(profile.takeError());
       continue;
     }
-    target::Artifact artifact{t, profile->artifactKind(), ""};
+    codegen::Artifact artifact{t, profile->artifactKind(), ""};
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, artifact.fileName(name));
     removeStale(path);

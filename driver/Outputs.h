@@ -31,7 +31,7 @@ llvm::Expected<Compilation> compileFromStageFile(Compiler &compiler,
                                                  StageId stage);
 
 /// What the target step needs to also write NAME.accy.h, NAME.accy.cpp and,
-/// for a file with a GPU target, NAME.images.o (accy/Target/Embedding.h):
+/// for a file with a GPU target, NAME.images.o (accy/CodeGen/Embedding.h):
 /// the kernel product, whose entries carry the kernels' signatures, and the
 /// namespace of the launch functions.
 struct EmbeddingRequest {

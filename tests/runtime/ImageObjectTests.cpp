@@ -1,5 +1,5 @@
 // The registration table of a generated NAME.accy.cpp and the image table of
-// its NAME.images.o (core/lib/Target/ImageObject.cpp), linked together as a
+// its NAME.images.o (core/lib/CodeGen/ImageObject.cpp), linked together as a
 // user's build does: every image is there byte for byte as accyc wrote the
 // artifact files, followed by a 0, aligned, with its target and format.
 #define CATCH_CONFIG_MAIN

@@ -11,7 +11,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -40,9 +40,9 @@ static std::string emitEmptyModule(llvm::StringRef targetName) {
       type, llvm::Function::ExternalLinkage, "empty", module);
   llvm::IRBuilder<>(llvm::BasicBlock::Create(context, "entry", function))
       .CreateRetVoid();
-  if (llvm::Error error = target::optimizeModule(module, *profile))
+  if (llvm::Error error = codegen::optimizeModule(module, *profile))
     return llvm::toString(std::move(error));
-  auto artifact = target::emitArtifact(module, *profile);
+  auto artifact = codegen::emitArtifact(module, *profile);
   if (!artifact)
     return llvm::toString(artifact.takeError());
   return "";

@@ -11,8 +11,8 @@
 
 #include "accy/ProductAttributes.h"
 #include "accy/Stages/Dispatch/Plan.h"
-#include "accy/Target/Artifacts.h"
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/Artifacts.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -104,7 +104,7 @@ struct AMDGPUCompile {
     Compiler compiler(*context, options);
     compilation = compiler.compileBuffer("/virtual/objects.accy", kKernelShapes);
     REQUIRE(compilation.succeeded());
-    kernels = target::getKernelModules(compilation.product(StageId::Target));
+    kernels = getKernelModules(compilation.product(StageId::Target));
     REQUIRE(kernels.size() == 4);
   }
 };
@@ -115,10 +115,10 @@ TEST_CASE("a file's AMDGPU code object links its kernels' objects with one "
           "metadata note",
           "[code-objects]") {
   AMDGPUCompile compiled;
-  auto artifacts = target::linkFileArtifacts(compiled.kernels, "objects");
+  auto artifacts = codegen::linkFileArtifacts(compiled.kernels, "objects");
   REQUIRE(succeeded(artifacts.takeError()));
   REQUIRE(artifacts->size() == 2);
-  for (const target::Artifact &artifact : *artifacts) {
+  for (const codegen::Artifact &artifact : *artifacts) {
     INFO(artifact.target);
     // Every kernel's own code object: its one note.
     std::map<std::string, std::string> expected;
@@ -141,7 +141,7 @@ TEST_CASE("code objects of two AMDGPU targets do not link into one",
       kernelCode(compiled.kernels, "gfx90a")[0].relocatables.front();
   std::string gfx942 =
       kernelCode(compiled.kernels, "gfx942")[1].relocatables.front();
-  auto linked = target::linkCodeObjects({gfx90a, gfx942});
+  auto linked = codegen::linkCodeObjects({gfx90a, gfx942});
   REQUIRE(!linked);
   CHECK_THAT(llvm::toString(linked.takeError()),
              Catch::Contains("metadata notes disagree"));

@@ -12,7 +12,7 @@
 
 #include "PipelineTestUtil.h"
 
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -65,7 +65,7 @@ std::string sumLoopPTX() {
   b.CreateRetVoid();
   markNVPTXKernel(*kernel);
   module.setTargetTriple(profile->triple);
-  auto ptx = target::emitObjectCode(module, *profile);
+  auto ptx = codegen::emitObjectCode(module, *profile);
   REQUIRE(succeeded(ptx.takeError()));
   return *ptx;
 }
@@ -77,14 +77,14 @@ TEST_CASE("every code generation pass NVPTX leaves out is one it registers",
   // Passes register as code generation first makes them.
   (void)sumLoopPTX();
   llvm::ArrayRef<llvm::StringRef> skipped =
-      target::getSkippedCodegenPasses(target::TargetKind::NVPTX);
+      codegen::getSkippedCodegenPasses(target::TargetKind::NVPTX);
   REQUIRE_FALSE(skipped.empty());
   for (llvm::StringRef name : skipped) {
     INFO(name.str());
     CHECK(llvm::PassRegistry::getPassRegistry()->getPassInfo(name));
   }
-  CHECK(target::getSkippedCodegenPasses(target::TargetKind::AMDGPU).empty());
-  CHECK(target::getSkippedCodegenPasses(target::TargetKind::Host).empty());
+  CHECK(codegen::getSkippedCodegenPasses(target::TargetKind::AMDGPU).empty());
+  CHECK(codegen::getSkippedCodegenPasses(target::TargetKind::Host).empty());
 }
 
 TEST_CASE("an NVPTX loop keeps addressing by its counter: no strength "

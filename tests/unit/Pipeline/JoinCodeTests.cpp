@@ -11,7 +11,7 @@
 
 #include "PipelineTestUtil.h"
 
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Constants.h"
@@ -63,10 +63,10 @@ Piece compilePiece(llvm::StringRef entry, bool helperMultiplies) {
     b.CreateRetVoid();
   }
   markNVPTXKernel(*kernel);
-  REQUIRE(succeeded(target::optimizeModule(module, *profile)));
+  REQUIRE(succeeded(codegen::optimizeModule(module, *profile)));
   Piece piece;
-  piece.bitcode = target::writeBitcode(module);
-  auto ptx = target::emitObjectCode(module, *profile);
+  piece.bitcode = codegen::writeBitcode(module);
+  auto ptx = codegen::emitObjectCode(module, *profile);
   REQUIRE(succeeded(ptx.takeError()));
   piece.ptx = std::move(*ptx);
   return piece;
@@ -75,7 +75,7 @@ Piece compilePiece(llvm::StringRef entry, bool helperMultiplies) {
 std::string join(const Piece &a, const Piece &b) {
   auto profile = target::lookupTargetProfile("sm_90");
   REQUIRE(succeeded(profile.takeError()));
-  auto joined = target::joinCode(*profile, {a.bitcode, b.bitcode},
+  auto joined = codegen::joinCode(*profile, {a.bitcode, b.bitcode},
                                  {a.ptx, b.ptx}, "pieces");
   REQUIRE(succeeded(joined.takeError()));
   return std::move(*joined);

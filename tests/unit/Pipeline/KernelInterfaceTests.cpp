@@ -9,9 +9,10 @@
 
 #include "PipelineTestUtil.h"
 
+#include "accy/CodeGen/Artifacts.h"
+#include "accy/CodeGen/Embedding.h"
+#include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
-#include "accy/Target/Artifacts.h"
-#include "accy/Target/Embedding.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -40,12 +41,12 @@ TEST_CASE("a launch that takes a buffer the memory plan lacks is an error",
   Compilation c = compiler.compileBuffer("/virtual/mlp.accy", kTwoLayers);
   REQUIRE(c.succeeded());
   std::vector<mlir::ModuleOp> kernels =
-      target::getKernelModules(c.product(StageId::Kernel));
+      getKernelModules(c.product(StageId::Kernel));
   REQUIRE(kernels.size() == 1);
   mlir::ModuleOp kernel = kernels.front();
 
-  llvm::Expected<target::KernelInterface> planned =
-      target::readKernelInterface(kernel);
+  llvm::Expected<codegen::KernelInterface> planned =
+      codegen::readKernelInterface(kernel);
   REQUIRE(succeeded(planned.takeError()));
   REQUIRE_FALSE(planned->buffers.empty());
 
@@ -55,8 +56,8 @@ TEST_CASE("a launch that takes a buffer the memory plan lacks is an error",
   mlir::NamedAttrList emptied(memory);
   emptied.set("buffers", mlir::ArrayAttr::get(context.get(), {}));
   kernel->setAttr(kMemoryAttr, emptied.getDictionary(context.get()));
-  llvm::Expected<target::KernelInterface> broken =
-      target::readKernelInterface(kernel);
+  llvm::Expected<codegen::KernelInterface> broken =
+      codegen::readKernelInterface(kernel);
   REQUIRE_FALSE(static_cast<bool>(broken));
   std::string message = llvm::toString(broken.takeError());
   CHECK_THAT(message, Catch::Contains("kernel 'mlp'"));

@@ -2,7 +2,7 @@
 
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
-#include "accy/Target/Artifacts.h"
+#include "accy/CodeGen/Artifacts.h"
 
 namespace accy::target {
 #define GEN_PASS_DEF_EXPORTARTIFACTS
@@ -20,7 +20,7 @@ struct ExportArtifactsPass
 
   void runOnOperation() override {
     markAllAnalysesPreserved();
-    std::vector<ModuleOp> kernels = target::getKernelModules(getOperation());
+    std::vector<ModuleOp> kernels = getKernelModules(getOperation());
     if (kernels.empty()) {
       getOperation().emitError("no kernel module to export");
       return signalPassFailure();
@@ -30,21 +30,21 @@ struct ExportArtifactsPass
       signalPassFailure();
     };
     if (!perKernel) {
-      auto artifacts = target::linkFileArtifacts(kernels, stem);
+      auto artifacts = codegen::linkFileArtifacts(kernels, stem);
       if (!artifacts)
         return fail(artifacts.takeError());
       if (llvm::Error error =
-              target::writeArtifacts(*artifacts, directory, stem))
+              codegen::writeArtifacts(*artifacts, directory, stem))
         return fail(std::move(error));
       return;
     }
     for (ModuleOp kernel : kernels) {
-      auto artifacts = target::extractArtifacts(kernel);
+      auto artifacts = codegen::extractArtifacts(kernel);
       if (!artifacts)
         return fail(artifacts.takeError());
       std::string kernelStem = (stem + "." + getKernelName(kernel)).str();
       if (llvm::Error error =
-              target::writeArtifacts(*artifacts, directory, kernelStem))
+              codegen::writeArtifacts(*artifacts, directory, kernelStem))
         return fail(std::move(error));
     }
   }

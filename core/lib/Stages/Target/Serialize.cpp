@@ -17,8 +17,8 @@
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 #include "accy/Support/CrashContainment.h"
-#include "accy/Target/Artifacts.h"
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/Artifacts.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -176,18 +176,18 @@ void generateCode(const CodegenJob &job, CodePiece &piece) {
     return;
   }
   llvm::Module &module = *piece.llvmModule;
-  llvm::Error error = target::optimizeModule(module, *job.profile);
+  llvm::Error error = codegen::optimizeModule(module, *job.profile);
   if (!error)
-    error = target::checkSelfContained(module, *job.profile);
+    error = codegen::checkSelfContained(module, *job.profile);
   if (error) {
     piece.error = llvm::toString(std::move(error));
     return;
   }
   bool amdgpu = job.profile->kind == target::TargetKind::AMDGPU;
   if (!amdgpu)
-    piece.linkable = target::writeBitcode(module);
+    piece.linkable = codegen::writeBitcode(module);
   llvm::Expected<std::string> code =
-      target::emitObjectCode(module, *job.profile);
+      codegen::emitObjectCode(module, *job.profile);
   if (!code) {
     piece.error = llvm::toString(code.takeError());
     return;
@@ -195,7 +195,7 @@ void generateCode(const CodegenJob &job, CodePiece &piece) {
   (amdgpu ? piece.linkable : piece.code) = std::move(*code);
 }
 
-/// Joins the pieces of `job` into its artifact (target::joinCode).
+/// Joins the pieces of `job` into its artifact (codegen::joinCode).
 void joinPieces(CodegenJob &job) {
   SmallVector<StringRef> linkables, codes;
   for (const CodePiece &piece : job.pieces) {
@@ -203,7 +203,7 @@ void joinPieces(CodegenJob &job) {
     codes.push_back(piece.code);
   }
   llvm::Expected<std::string> artifact =
-      target::joinCode(*job.profile, linkables, codes, job.name());
+      codegen::joinCode(*job.profile, linkables, codes, job.name());
   if (artifact)
     job.artifact = std::move(*artifact);
   else
@@ -303,7 +303,7 @@ struct SerializePass
     auto object = gpu::ObjectAttr::get(
         ctx, module.getTargetsAttr()[0], format, b.getStringAttr(job.artifact),
         b.getDictionaryAttr(
-            {b.getNamedAttr(target::getLinkableProperty(job.profile->kind),
+            {b.getNamedAttr(codegen::getLinkableProperty(job.profile->kind),
                             b.getArrayAttr(linkables))}));
     OpBuilder builder(ctx);
     builder.setInsertionPointAfter(module);

@@ -26,7 +26,7 @@ enum class ImageFormat : uint8_t { Ptx = 0, Hsaco = 1 };
 
 /// One device image of a file: PTX text or an AMDGPU code object. A file's
 /// array of them is not C++: accyc writes it into NAME.images.o with LLVM
-/// (core/lib/Target/ImageObject.cpp), laid out as asserted below.
+/// (core/lib/CodeGen/ImageObject.cpp), laid out as asserted below.
 struct Image {
   const char *target; // "sm_90", "gfx942"
   ImageFormat format;

@@ -9,6 +9,7 @@
 #ifndef ACCY_STAGES_DISPATCH_PLAN_H
 #define ACCY_STAGES_DISPATCH_PLAN_H
 
+#include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
 #include "accy/Target/TargetProfile.h"
 
@@ -30,30 +31,6 @@ class LinalgOp;
 } // namespace mlir
 
 namespace accy {
-
-//===----------------------------------------------------------------------===//
-// Kernel modules
-//===----------------------------------------------------------------------===//
-
-/// Calls `fn` on `root` if it is a kernel module, else on each kernel module
-/// directly nested in it, in order. Returns failure if any call failed (all
-/// are made, so every kernel reports its diagnostics).
-mlir::LogicalResult
-forEachKernelModule(mlir::ModuleOp root,
-                    llvm::function_ref<mlir::LogicalResult(mlir::ModuleOp)> fn);
-
-/// The entry function of a kernel module (the func.func with `accy.entry`, or
-/// the one named after the kernel); emits an error and returns null if there
-/// is none.
-mlir::func::FuncOp getKernelEntry(mlir::ModuleOp kernel);
-
-/// The kernel's name (`accy.kernel`, else the module's symbol name).
-llvm::StringRef getKernelName(mlir::ModuleOp kernel);
-
-/// The targets recorded by the planner on a kernel module; emits an error if
-/// the attribute is missing or names an unknown target.
-mlir::FailureOr<llvm::SmallVector<const target::TargetProfile *>>
-getPlannedTargets(mlir::ModuleOp kernel);
 
 //===----------------------------------------------------------------------===//
 // Schedules

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-using namespace accy::target;
+using namespace accy::codegen;
 
 namespace {
 struct SplitModule {
@@ -112,7 +112,7 @@ static std::vector<BodyText> cutIntoItems(llvm::StringRef body) {
 }
 
 std::optional<std::string>
-accy::target::mergePTX(llvm::ArrayRef<llvm::StringRef> modules) {
+accy::codegen::mergePTX(llvm::ArrayRef<llvm::StringRef> modules) {
   if (modules.empty())
     return std::nullopt;
   std::optional<SplitModule> first = split(modules.front());

@@ -1,6 +1,6 @@
 //===- CodeGen.cpp - LLVM IR to PTX, AMDGPU code objects, host objects ----===//
 
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "Linker.h"
 
@@ -44,6 +44,7 @@ void LLVMInitializeX86TargetMC();
 void LLVMInitializeX86AsmPrinter();
 }
 
+using namespace accy::codegen;
 using namespace accy::target;
 
 #ifndef ACCY_LLVM_TOOLS_DIR
@@ -115,7 +116,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 llvm::Expected<const llvm::Target &>
-accy::target::getBackend(const TargetProfile &profile) {
+accy::codegen::getBackend(const TargetProfile &profile) {
   std::string error;
   const llvm::Target *target = lookupBackend(profile, error);
   if (!target)
@@ -169,7 +170,7 @@ getTargetMachine(const TargetProfile &profile) {
   return *slot;
 }
 
-llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
+llvm::ArrayRef<llvm::StringRef> accy::codegen::getAllowedHostExternals() {
   // The C allocator and the memory intrinsics' library forms; for f16
   // arithmetic only, which x86 promotes to f32, the conversions (libgcc >= 12
   // and compiler-rt define them) and fmaxf/fminf, which LLVM's x86 backend
@@ -207,7 +208,7 @@ llvm::ArrayRef<llvm::StringRef> accy::target::getAllowedHostExternals() {
 ///    computed once (28% less SASS for a fused 8x8 tile epilogue, 7% less
 ///    CPU time for a cold build of its file).
 /// Reproduce with `opt-19 -passes='...'` on a module's LLVM IR.
-llvm::StringRef accy::target::getOptimizationPipeline(TargetKind kind) {
+llvm::StringRef accy::codegen::getOptimizationPipeline(TargetKind kind) {
 #define ACCY_SIMPLIFY                                                          \
   "sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"        \
   "loop-mssa(licm,loop-rotate,licm),loop(indvars,loop-unroll-full),"
@@ -230,7 +231,7 @@ llvm::StringRef accy::target::getOptimizationPipeline(TargetKind kind) {
   llvm_unreachable("unknown target kind");
 }
 
-llvm::Error accy::target::optimizeModule(llvm::Module &module,
+llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
                                          const TargetProfile &profile) {
   auto machine = getTargetMachine(profile);
   if (!machine)
@@ -261,7 +262,7 @@ llvm::Error accy::target::optimizeModule(llvm::Module &module,
   return llvm::Error::success();
 }
 
-llvm::Error accy::target::checkSelfContained(const llvm::Module &module,
+llvm::Error accy::codegen::checkSelfContained(const llvm::Module &module,
                                              const TargetProfile &profile) {
   std::string missing;
   for (const llvm::Function &function : module) {
@@ -279,7 +280,7 @@ llvm::Error accy::target::checkSelfContained(const llvm::Module &module,
                    " calls functions that are not part of it: " + missing);
 }
 
-std::string accy::target::writeBitcode(const llvm::Module &module) {
+std::string accy::codegen::writeBitcode(const llvm::Module &module) {
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
   llvm::WriteBitcodeToFile(module, os);
@@ -288,7 +289,7 @@ std::string accy::target::writeBitcode(const llvm::Module &module) {
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
-accy::target::linkBitcode(llvm::LLVMContext &context,
+accy::codegen::linkBitcode(llvm::LLVMContext &context,
                           llvm::ArrayRef<llvm::StringRef> bitcodes,
                           llvm::StringRef name) {
   auto linked = std::make_unique<llvm::Module>(name, context);
@@ -317,7 +318,7 @@ accy::target::linkBitcode(llvm::LLVMContext &context,
 /// reassociation then changes none of it (docs/internals.md, "The LLVM
 /// pipeline").
 llvm::ArrayRef<llvm::StringRef>
-accy::target::getSkippedCodegenPasses(TargetKind kind) {
+accy::codegen::getSkippedCodegenPasses(TargetKind kind) {
   static const llvm::StringRef nvptx[] = {"loop-reduce", "nary-reassociate"};
   if (kind == TargetKind::NVPTX)
     return nvptx;
@@ -364,7 +365,7 @@ emitFile(llvm::Module &module, const TargetProfile &profile,
   return std::string(bytes.str());
 }
 
-llvm::Expected<std::string> accy::target::findLinker() {
+llvm::Expected<std::string> accy::codegen::findLinker() {
   for (llvm::StringRef dir : {llvm::StringRef(ACCY_LLVM_TOOLS_DIR)}) {
     if (dir.empty())
       continue;
@@ -380,7 +381,7 @@ llvm::Expected<std::string> accy::target::findLinker() {
 }
 
 llvm::Expected<std::string>
-accy::target::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
+accy::codegen::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
                         llvm::ArrayRef<llvm::StringRef> objects) {
   auto linker = findLinker();
   if (!linker)
@@ -427,7 +428,7 @@ accy::target::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
 }
 
 llvm::Expected<std::string>
-accy::target::linkHostObjects(llvm::ArrayRef<llvm::StringRef> objects) {
+accy::codegen::linkHostObjects(llvm::ArrayRef<llvm::StringRef> objects) {
   return runLinker({"-r", "--build-id=none"}, objects);
 }
 
@@ -486,7 +487,7 @@ static std::string renumberCallSequences(llvm::StringRef ptx) {
 }
 
 llvm::Expected<std::string>
-accy::target::emitObjectCode(llvm::Module &module,
+accy::codegen::emitObjectCode(llvm::Module &module,
                              const TargetProfile &profile) {
   switch (profile.kind) {
   case TargetKind::NVPTX: {
@@ -510,7 +511,7 @@ accy::target::emitObjectCode(llvm::Module &module,
 }
 
 llvm::Expected<std::string>
-accy::target::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
+accy::codegen::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
   llvm::Expected<std::string> code = emitObjectCode(module, profile);
   if (!code || profile.kind != TargetKind::AMDGPU)
     return code;

@@ -7,7 +7,7 @@
 #include "llvm/ADT/StringSet.h"
 
 using namespace accy;
-using namespace accy::target;
+using namespace accy::codegen;
 
 /// C++20's keywords and alternative tokens, less those Accy reserves itself
 /// (`const`, `return`, `true`, `false`, `bool`, `import`), which never reach
@@ -34,7 +34,7 @@ static constexpr llvm::StringLiteral kUnusable[] = {
     // Declared by every launch function (see Embedding.cpp).
     "args", "stream"};
 
-bool accy::target::needsCxxEscape(llvm::StringRef name) {
+bool accy::codegen::needsCxxEscape(llvm::StringRef name) {
   return name.starts_with("_") || name.contains("__") ||
          llvm::is_contained(kUnusable, name);
 }
@@ -49,7 +49,7 @@ static std::string escapedBase(llvm::StringRef name) {
 }
 
 std::vector<std::string>
-accy::target::toCxxIdentifiers(llvm::ArrayRef<std::string> names) {
+accy::codegen::toCxxIdentifiers(llvm::ArrayRef<std::string> names) {
   // The names that stay as they are come first, so that an escaped name
   // never takes one of them (`new` and `new_` give `new_2` and `new_`).
   llvm::StringSet<> taken;

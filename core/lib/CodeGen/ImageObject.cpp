@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "accy/Target/ImageObject.h"
+#include "accy/CodeGen/ImageObject.h"
 
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -35,10 +35,11 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
+using namespace accy::codegen;
 using namespace accy::target;
 
 std::string
-accy::target::getImageTableSymbol(llvm::StringRef stem,
+accy::codegen::getImageTableSymbol(llvm::StringRef stem,
                                   llvm::StringRef cppNamespace,
                                   llvm::ArrayRef<std::string> functions) {
   llvm::SHA256 hasher;
@@ -61,7 +62,7 @@ accy::target::getImageTableSymbol(llvm::StringRef stem,
 }
 
 std::vector<const Artifact *>
-accy::target::getDeviceImages(llvm::ArrayRef<Artifact> artifacts) {
+accy::codegen::getDeviceImages(llvm::ArrayRef<Artifact> artifacts) {
   std::vector<const Artifact *> images;
   for (const Artifact &artifact : artifacts)
     if (artifact.kind != ArtifactKind::HostObject)
@@ -135,7 +136,7 @@ static llvm::MCSymbol *emitBytes(ObjectWriter &w, llvm::StringRef bytes,
 }
 
 llvm::Expected<std::string>
-accy::target::emitImageObject(llvm::ArrayRef<Artifact> artifacts,
+accy::codegen::emitImageObject(llvm::ArrayRef<Artifact> artifacts,
                               llvm::StringRef symbol, llvm::StringRef stem) {
   auto host = lookupTargetProfile("host");
   if (!host)

@@ -6,8 +6,8 @@
 // are escaped, the same way in every header. See docs/runtime.md, "Names".
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCY_TARGET_CXXNAMES_H
-#define ACCY_TARGET_CXXNAMES_H
+#ifndef ACCY_CODEGEN_CXXNAMES_H
+#define ACCY_CODEGEN_CXXNAMES_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace accy::target {
+namespace accy::codegen {
 
 /// Whether C++ rejects `name` as a function or parameter name in the
 /// generated code: a keyword or alternative token, a name the implementation
@@ -31,6 +31,6 @@ bool needsCxxEscape(llvm::StringRef name);
 /// name of the scope has it. Deterministic.
 std::vector<std::string> toCxxIdentifiers(llvm::ArrayRef<std::string> names);
 
-} // namespace accy::target
+} // namespace accy::codegen
 
-#endif // ACCY_TARGET_CXXNAMES_H
+#endif // ACCY_CODEGEN_CXXNAMES_H

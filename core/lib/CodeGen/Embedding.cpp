@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "accy/Target/Embedding.h"
+#include "accy/CodeGen/Embedding.h"
 
 #include "CxxNames.h"
 
-#include "accy/Target/ImageObject.h"
+#include "accy/CodeGen/ImageObject.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -24,6 +24,7 @@
 
 using namespace mlir;
 using namespace accy;
+using namespace accy::codegen;
 using namespace accy::target;
 
 namespace {
@@ -340,7 +341,7 @@ cxxNames(llvm::ArrayRef<KernelInterface> kernels,
 } // namespace
 
 llvm::Expected<EmbeddingSources>
-accy::target::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
+accy::codegen::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
                                 llvm::ArrayRef<Artifact> artifacts,
                                 const EmbeddingOptions &options) {
   auto names = cxxNames(kernels, options.cppNamespace);

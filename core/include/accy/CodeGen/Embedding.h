@@ -15,12 +15,12 @@
 // a kernel's body. See docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCY_TARGET_EMBEDDING_H
-#define ACCY_TARGET_EMBEDDING_H
+#ifndef ACCY_CODEGEN_EMBEDDING_H
+#define ACCY_CODEGEN_EMBEDDING_H
 
-#include "accy/Target/Artifacts.h"
+#include "accy/CodeGen/Artifacts.h"
 
-namespace accy::target {
+namespace accy::codegen {
 
 /// One parameter of a kernel's entry, as the caller passes it.
 struct ParameterInterface {
@@ -81,6 +81,6 @@ generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
                   llvm::ArrayRef<Artifact> artifacts,
                   const EmbeddingOptions &options);
 
-} // namespace accy::target
+} // namespace accy::codegen
 
-#endif // ACCY_TARGET_EMBEDDING_H
+#endif // ACCY_CODEGEN_EMBEDDING_H

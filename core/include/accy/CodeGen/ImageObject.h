@@ -8,12 +8,12 @@
 // launcher's source byte-identical: the build skips its C++ compile.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCY_TARGET_IMAGEOBJECT_H
-#define ACCY_TARGET_IMAGEOBJECT_H
+#ifndef ACCY_CODEGEN_IMAGEOBJECT_H
+#define ACCY_CODEGEN_IMAGEOBJECT_H
 
-#include "accy/Target/Artifacts.h"
+#include "accy/CodeGen/Artifacts.h"
 
-namespace accy::target {
+namespace accy::codegen {
 
 /// The symbol of a file's image table: a C identifier derived from the stem
 /// and a hash of the qualified launch functions (`cppNamespace` and
@@ -37,6 +37,6 @@ llvm::Expected<std::string>
 emitImageObject(llvm::ArrayRef<Artifact> artifacts, llvm::StringRef symbol,
                 llvm::StringRef stem);
 
-} // namespace accy::target
+} // namespace accy::codegen
 
-#endif // ACCY_TARGET_IMAGEOBJECT_H
+#endif // ACCY_CODEGEN_IMAGEOBJECT_H

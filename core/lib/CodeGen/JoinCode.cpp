@@ -8,17 +8,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "PTXMerge.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
+using namespace accy::codegen;
 using namespace accy::target;
 
 llvm::Expected<std::string>
-accy::target::joinCode(const TargetProfile &profile,
+accy::codegen::joinCode(const TargetProfile &profile,
                        llvm::ArrayRef<llvm::StringRef> linkables,
                        llvm::ArrayRef<llvm::StringRef> codes,
                        llvm::StringRef name) {

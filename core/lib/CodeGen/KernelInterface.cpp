@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "accy/Target/Embedding.h"
+#include "accy/CodeGen/Embedding.h"
 
 #include "accy/ProductAttributes.h"
 
@@ -19,6 +19,7 @@
 
 using namespace mlir;
 using namespace accy;
+using namespace accy::codegen;
 using namespace accy::target;
 
 static llvm::Error interfaceError(llvm::StringRef kernel,
@@ -182,7 +183,7 @@ static llvm::Error dropUnlaunchedBuffers(KernelInterface &result) {
 }
 
 llvm::Expected<KernelInterface>
-accy::target::readKernelInterface(ModuleOp kernel) {
+accy::codegen::readKernelInterface(ModuleOp kernel) {
   KernelInterface result;
   if (auto name = kernel->getAttrOfType<StringAttr>(kKernelAttr))
     result.name = name.str();

@@ -1,10 +1,11 @@
 //===- Artifacts.cpp - What the target product holds, as files ------------===//
 
-#include "accy/Target/Artifacts.h"
+#include "accy/CodeGen/Artifacts.h"
 
-#include "accy/Stages/Dispatch/Plan.h"
+#include "accy/KernelModule/KernelModule.h"
+#include "accy/ProductAttributes.h"
 #include "accy/Support/FileWriting.h"
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineMap.h"
@@ -19,6 +20,7 @@
 
 using namespace mlir;
 using namespace accy;
+using namespace accy::codegen;
 using namespace accy::target;
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -36,7 +38,7 @@ std::string Artifact::fileName(llvm::StringRef stem) const {
   return (stem + "." + target + extension).str();
 }
 
-llvm::StringRef accy::target::getLinkableProperty(TargetKind kind) {
+llvm::StringRef accy::codegen::getLinkableProperty(TargetKind kind) {
   return kind == TargetKind::AMDGPU ? kRelocatableProperty : kBitcodeProperty;
 }
 
@@ -89,7 +91,7 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
 } // namespace
 
 llvm::Expected<std::vector<Artifact>>
-accy::target::extractArtifacts(ModuleOp kernel) {
+accy::codegen::extractArtifacts(ModuleOp kernel) {
   auto compiled = readCompiled(kernel);
   if (!compiled)
     return compiled.takeError();
@@ -98,16 +100,6 @@ accy::target::extractArtifacts(ModuleOp kernel) {
     artifacts.push_back(
         {c.profile->name.str(), c.profile->artifactKind(), c.bytes.str()});
   return artifacts;
-}
-
-std::vector<ModuleOp> accy::target::getKernelModules(ModuleOp product) {
-  if (product->hasAttr(kKernelAttr))
-    return {product};
-  std::vector<ModuleOp> kernels;
-  for (auto kernel : product.getOps<ModuleOp>())
-    if (kernel->hasAttr(kKernelAttr))
-      kernels.push_back(kernel);
-  return kernels;
 }
 
 /// One target's file from its kernels' code. A single kernel's code is the
@@ -123,7 +115,7 @@ linkFileArtifact(const TargetProfile &profile,
 }
 
 llvm::Expected<std::vector<Artifact>>
-accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
+accy::codegen::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
                                 llvm::StringRef stem) {
   // Per target, in canonical order, what links of every kernel.
   struct Inputs {
@@ -177,7 +169,7 @@ accy::target::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
   return artifacts;
 }
 
-llvm::Error accy::target::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
+llvm::Error accy::codegen::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
                                          llvm::StringRef directory,
                                          llvm::StringRef stem) {
   for (const Artifact &artifact : artifacts) {
@@ -194,7 +186,7 @@ llvm::Error accy::target::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
 // Kernel summary
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<KernelSummary> accy::target::readKernelSummary(ModuleOp kernel) {
+llvm::Expected<KernelSummary> accy::codegen::readKernelSummary(ModuleOp kernel) {
   auto summary = kernel->getAttrOfType<DictionaryAttr>(kKernelsAttr);
   if (!summary)
     return makeError("kernel module has no '" + kKernelsAttr + "'");
@@ -295,7 +287,7 @@ static int64_t floorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-int64_t accy::target::evaluate(AffineExpr expr, llvm::ArrayRef<int64_t> symbols) {
+int64_t accy::codegen::evaluate(AffineExpr expr, llvm::ArrayRef<int64_t> symbols) {
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
     return constant.getValue();
   if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
@@ -319,7 +311,7 @@ int64_t accy::target::evaluate(AffineExpr expr, llvm::ArrayRef<int64_t> symbols)
   }
 }
 
-std::string accy::target::toCxxExpression(AffineExpr expr,
+std::string accy::codegen::toCxxExpression(AffineExpr expr,
                                           llvm::ArrayRef<std::string> names) {
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
     return std::to_string(constant.getValue());

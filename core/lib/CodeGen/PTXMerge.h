@@ -1,6 +1,6 @@
 //===- PTXMerge.h - One PTX module from several -----------------*- C++ -*-===//
-#ifndef ACCY_LIB_TARGET_PTXMERGE_H
-#define ACCY_LIB_TARGET_PTXMERGE_H
+#ifndef ACCY_LIB_CODEGEN_PTXMERGE_H
+#define ACCY_LIB_CODEGEN_PTXMERGE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace accy::target {
+namespace accy::codegen {
 
 /// Merges PTX modules that the NVPTX backend made for one target into one
 /// module: the common header, then every module's body, in order. This is
@@ -21,6 +21,6 @@ namespace accy::target {
 /// instead.
 std::optional<std::string> mergePTX(llvm::ArrayRef<llvm::StringRef> modules);
 
-} // namespace accy::target
+} // namespace accy::codegen
 
-#endif // ACCY_LIB_TARGET_PTXMERGE_H
+#endif // ACCY_LIB_CODEGEN_PTXMERGE_H

@@ -13,8 +13,8 @@
 // require re-running the target stage. See docs/abi.md.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCY_TARGET_ARTIFACTS_H
-#define ACCY_TARGET_ARTIFACTS_H
+#ifndef ACCY_CODEGEN_ARTIFACTS_H
+#define ACCY_CODEGEN_ARTIFACTS_H
 
 #include "accy/Target/TargetProfile.h"
 
@@ -26,12 +26,12 @@
 #include <string>
 #include <vector>
 
-namespace accy::target {
+namespace accy::codegen {
 
 struct Artifact {
   /// Target profile name: "sm_90", "gfx942", "host".
   std::string target;
-  ArtifactKind kind;
+  target::ArtifactKind kind;
   /// PTX text, AMDGPU code object (ELF shared object) or ELF relocatable.
   std::string bytes;
 
@@ -43,15 +43,11 @@ struct Artifact {
 /// target order.
 llvm::Expected<std::vector<Artifact>> extractArtifacts(mlir::ModuleOp kernel);
 
-/// The kernel modules of a target product: `product` itself if it is one,
-/// else the kernel modules nested in it, in order.
-std::vector<mlir::ModuleOp> getKernelModules(mlir::ModuleOp product);
-
 /// The property of a GPU target's gpu.object that holds what links a
 /// kernel's code with the file's other kernels': the optimized bitcode
 /// (kBitcodeProperty) or, for AMDGPU, the relocatable object the code
 /// object was linked from (kRelocatableProperty).
-llvm::StringRef getLinkableProperty(TargetKind kind);
+llvm::StringRef getLinkableProperty(target::TargetKind kind);
 
 /// Links the artifacts of all `kernels`, target by target: one artifact per
 /// target that every kernel has, containing all their kernels (it is an
@@ -116,6 +112,6 @@ int64_t evaluate(mlir::AffineExpr expr, llvm::ArrayRef<int64_t> symbols);
 std::string toCxxExpression(mlir::AffineExpr expr,
                             llvm::ArrayRef<std::string> symbolNames);
 
-} // namespace accy::target
+} // namespace accy::codegen
 
-#endif // ACCY_TARGET_ARTIFACTS_H
+#endif // ACCY_CODEGEN_ARTIFACTS_H

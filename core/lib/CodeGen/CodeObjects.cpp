@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "accy/Target/CodeGen.h"
+#include "accy/CodeGen/CodeGen.h"
 
 #include "Linker.h"
 
@@ -147,7 +147,7 @@ Expected<std::string> rewriteNote(StringRef object, const std::string *note) {
 } // namespace
 
 Expected<std::string>
-accy::target::linkCodeObjects(ArrayRef<StringRef> objects) {
+accy::codegen::linkCodeObjects(ArrayRef<StringRef> objects) {
   const StringRef flags[] = {"-shared", "--no-undefined", "--build-id=none"};
   if (objects.size() == 1)
     return runLinker(flags, objects);
