@@ -18,15 +18,14 @@ static llvm::Error writeEmbedding(const EmbeddingRequest &request,
                                   llvm::StringRef dir, llvm::StringRef name,
                                   OnWritten onWritten) {
   std::vector<codegen::KernelInterface> interfaces;
-  for (mlir::ModuleOp kernel :
-       getKernelModules(request.kernelProduct)) {
+  for (mlir::ModuleOp kernel : getKernelModules(request.kernelProduct)) {
     auto interface = codegen::readKernelInterface(kernel);
     if (!interface)
       return interface.takeError();
     interfaces.push_back(std::move(*interface));
   }
-  auto sources = codegen::generateEmbedding(
-      interfaces, artifacts, {name.str(), request.cppNamespace});
+  auto sources = codegen::generateEmbedding(interfaces, artifacts,
+                                            {name.str(), request.cppNamespace});
   if (!sources)
     return sources.takeError();
   for (auto [suffix, text] : {std::pair{".accy.h", &sources->header},

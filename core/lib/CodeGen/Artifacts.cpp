@@ -2,10 +2,10 @@
 
 #include "accy/CodeGen/Artifacts.h"
 
+#include "accy/CodeGen/CodeGen.h"
 #include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
 #include "accy/Support/FileWriting.h"
-#include "accy/CodeGen/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineMap.h"
@@ -24,8 +24,7 @@ using namespace accy::codegen;
 using namespace accy::target;
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 std::string Artifact::fileName(llvm::StringRef stem) const {
@@ -66,8 +65,8 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
     auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
     SmallVector<StringRef, 1> linkables;
     if (DictionaryAttr properties = object.getProperties())
-      if (auto pieces = properties.getAs<ArrayAttr>(
-              getLinkableProperty(profile->kind)))
+      if (auto pieces =
+              properties.getAs<ArrayAttr>(getLinkableProperty(profile->kind)))
         for (auto piece : pieces.getAsRange<StringAttr>())
           linkables.push_back(piece.getValue());
     result.push_back({&*profile, object.getObject().getValue(), linkables});
@@ -116,7 +115,7 @@ linkFileArtifact(const TargetProfile &profile,
 
 llvm::Expected<std::vector<Artifact>>
 accy::codegen::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
-                                llvm::StringRef stem) {
+                                 llvm::StringRef stem) {
   // Per target, in canonical order, what links of every kernel.
   struct Inputs {
     const TargetProfile *profile;
@@ -170,8 +169,8 @@ accy::codegen::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
 }
 
 llvm::Error accy::codegen::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
-                                         llvm::StringRef directory,
-                                         llvm::StringRef stem) {
+                                          llvm::StringRef directory,
+                                          llvm::StringRef stem) {
   for (const Artifact &artifact : artifacts) {
     llvm::SmallString<256> path(directory);
     llvm::sys::path::append(path, artifact.fileName(stem));
@@ -186,7 +185,8 @@ llvm::Error accy::codegen::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
 // Kernel summary
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<KernelSummary> accy::codegen::readKernelSummary(ModuleOp kernel) {
+llvm::Expected<KernelSummary>
+accy::codegen::readKernelSummary(ModuleOp kernel) {
   auto summary = kernel->getAttrOfType<DictionaryAttr>(kKernelsAttr);
   if (!summary)
     return makeError("kernel module has no '" + kKernelsAttr + "'");
@@ -287,7 +287,8 @@ static int64_t floorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-int64_t accy::codegen::evaluate(AffineExpr expr, llvm::ArrayRef<int64_t> symbols) {
+int64_t accy::codegen::evaluate(AffineExpr expr,
+                                llvm::ArrayRef<int64_t> symbols) {
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
     return constant.getValue();
   if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
@@ -312,7 +313,7 @@ int64_t accy::codegen::evaluate(AffineExpr expr, llvm::ArrayRef<int64_t> symbols
 }
 
 std::string accy::codegen::toCxxExpression(AffineExpr expr,
-                                          llvm::ArrayRef<std::string> names) {
+                                           llvm::ArrayRef<std::string> names) {
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
     return std::to_string(constant.getValue());
   if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))

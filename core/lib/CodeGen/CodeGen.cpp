@@ -111,8 +111,7 @@ static const llvm::Target *lookupBackend(const TargetProfile &profile,
 }
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 llvm::Expected<const llvm::Target &>
@@ -232,7 +231,7 @@ llvm::StringRef accy::codegen::getOptimizationPipeline(TargetKind kind) {
 }
 
 llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
-                                         const TargetProfile &profile) {
+                                          const TargetProfile &profile) {
   auto machine = getTargetMachine(profile);
   if (!machine)
     return machine.takeError();
@@ -263,7 +262,7 @@ llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
 }
 
 llvm::Error accy::codegen::checkSelfContained(const llvm::Module &module,
-                                             const TargetProfile &profile) {
+                                              const TargetProfile &profile) {
   std::string missing;
   for (const llvm::Function &function : module) {
     if (!function.isDeclaration() || function.isIntrinsic() ||
@@ -290,13 +289,13 @@ std::string accy::codegen::writeBitcode(const llvm::Module &module) {
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
 accy::codegen::linkBitcode(llvm::LLVMContext &context,
-                          llvm::ArrayRef<llvm::StringRef> bitcodes,
-                          llvm::StringRef name) {
+                           llvm::ArrayRef<llvm::StringRef> bitcodes,
+                           llvm::StringRef name) {
   auto linked = std::make_unique<llvm::Module>(name, context);
   llvm::Linker linker(*linked);
   for (llvm::StringRef bitcode : bitcodes) {
-    auto module = llvm::parseBitcodeFile(
-        llvm::MemoryBufferRef(bitcode, name), context);
+    auto module =
+        llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, name), context);
     if (!module)
       return module.takeError();
     if (linked->getTargetTriple().empty()) {
@@ -348,9 +347,9 @@ private:
 };
 } // namespace
 
-static llvm::Expected<std::string>
-emitFile(llvm::Module &module, const TargetProfile &profile,
-         llvm::CodeGenFileType type) {
+static llvm::Expected<std::string> emitFile(llvm::Module &module,
+                                            const TargetProfile &profile,
+                                            llvm::CodeGenFileType type) {
   auto machine = getTargetMachine(profile);
   if (!machine)
     return machine.takeError();
@@ -382,7 +381,7 @@ llvm::Expected<std::string> accy::codegen::findLinker() {
 
 llvm::Expected<std::string>
 accy::codegen::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
-                        llvm::ArrayRef<llvm::StringRef> objects) {
+                         llvm::ArrayRef<llvm::StringRef> objects) {
   auto linker = findLinker();
   if (!linker)
     return linker.takeError();
@@ -418,8 +417,7 @@ accy::codegen::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
                                      &message);
   if (rc != 0)
-    return makeError("ld.lld failed" +
-                     (message.empty() ? "" : ": " + message));
+    return makeError("ld.lld failed" + (message.empty() ? "" : ": " + message));
   auto buffer = llvm::MemoryBuffer::getFile(output);
   if (!buffer)
     return makeError("cannot read what ld.lld wrote: " +
@@ -449,15 +447,15 @@ static llvm::Error checkHostObject(llvm::StringRef bytes) {
     auto name = symbol.getName();
     if (!name)
       return name.takeError();
-    if (name->empty() ||
-        llvm::is_contained(getAllowedHostExternals(), *name))
+    if (name->empty() || llvm::is_contained(getAllowedHostExternals(), *name))
       continue;
     missing += (missing.empty() ? "" : ", ") + name->str();
   }
   if (missing.empty())
     return llvm::Error::success();
   return makeError("the host object calls functions that are not part of "
-                   "it: " + missing);
+                   "it: " +
+                   missing);
 }
 
 /// The NVPTX backend numbers the call sequences it prints (`{ // callseq
@@ -478,8 +476,8 @@ static std::string renumberCallSequences(llvm::StringRef ptx) {
     unsigned number;
     if (digits.getAsInteger(10, number))
       continue;
-    out += std::to_string(numbers.try_emplace(number, numbers.size())
-                              .first->second);
+    out += std::to_string(
+        numbers.try_emplace(number, numbers.size()).first->second);
     ptx = ptx.drop_front(digits.size());
   }
   out += ptx;
@@ -488,7 +486,7 @@ static std::string renumberCallSequences(llvm::StringRef ptx) {
 
 llvm::Expected<std::string>
 accy::codegen::emitObjectCode(llvm::Module &module,
-                             const TargetProfile &profile) {
+                              const TargetProfile &profile) {
   switch (profile.kind) {
   case TargetKind::NVPTX: {
     auto ptx = emitFile(module, profile, llvm::CodeGenFileType::AssemblyFile);
@@ -511,7 +509,8 @@ accy::codegen::emitObjectCode(llvm::Module &module,
 }
 
 llvm::Expected<std::string>
-accy::codegen::emitArtifact(llvm::Module &module, const TargetProfile &profile) {
+accy::codegen::emitArtifact(llvm::Module &module,
+                            const TargetProfile &profile) {
   llvm::Expected<std::string> code = emitObjectCode(module, profile);
   if (!code || profile.kind != TargetKind::AMDGPU)
     return code;

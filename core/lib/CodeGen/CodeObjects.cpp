@@ -64,7 +64,8 @@ Expected<StringRef> readMetadata(StringRef object) {
       if (*name != kNoteSection || note.getName() != kNoteOwner ||
           note.getType() != ELF::NT_AMDGPU_METADATA || found)
         return makeError("an AMDGPU kernel object has a note other than one "
-                         "NT_AMDGPU_METADATA in " + kNoteSection);
+                         "NT_AMDGPU_METADATA in " +
+                         kNoteSection);
       found = note.getDescAsStringRef(kNoteAlign);
     }
     if (error)
@@ -131,9 +132,10 @@ Expected<std::string> rewriteNote(StringRef object, const std::string *note) {
   if (note)
     config.UpdateSection.emplace_back(
         kNoteSection, MemoryBuffer::getMemBufferCopy(*note, kNoteSection));
-  else if (Error error = config.ToRemove.addMatcher(objcopy::NameOrPattern::create(
-               kNoteSection, objcopy::MatchStyle::Literal,
-               [](Error error) { return error; })))
+  else if (Error error =
+               config.ToRemove.addMatcher(objcopy::NameOrPattern::create(
+                   kNoteSection, objcopy::MatchStyle::Literal,
+                   [](Error error) { return error; })))
     return std::move(error);
   std::string bytes;
   raw_string_ostream os(bytes);

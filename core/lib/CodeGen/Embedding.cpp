@@ -51,7 +51,8 @@ CxxElement cxxElement(llvm::StringRef element) {
 
 bool isIdentifier(llvm::StringRef name) {
   return !name.empty() && !llvm::isDigit(name.front()) &&
-         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 /// The kernel's signature as the source writes it:
@@ -128,8 +129,8 @@ public:
     for (const std::vector<AffineExpr> &constraints : *when) {
       holds += holds.empty() ? "(" : " || (";
       for (auto [i, constraint] : llvm::enumerate(constraints))
-        holds += (i ? " && " : "") + toCxxExpression(constraint, names) +
-                 " >= 0";
+        holds +=
+            (i ? " && " : "") + toCxxExpression(constraint, names) + " >= 0";
       holds += ")";
     }
     return add("(" + holds + " ? " + toCxxExpression(expr, names) + " : 0)");
@@ -191,8 +192,8 @@ llvm::Expected<std::string> argumentEntry(const KernelArgument &arg,
 llvm::Error emitKernelTable(llvm::raw_ostream &os,
                             const KernelInterface &kernel,
                             llvm::ArrayRef<Artifact> artifacts, bool hasHost) {
-  os << "\n// " << signatureText(kernel) << "\nnamespace kernel_"
-     << kernel.name << " {\n";
+  os << "\n// " << signatureText(kernel) << "\nnamespace kernel_" << kernel.name
+     << " {\n";
   std::vector<std::string> dimNames, params;
   for (auto [i, p] : llvm::enumerate(kernel.parameters)) {
     std::vector<std::string> dims;
@@ -223,8 +224,8 @@ llvm::Error emitKernelTable(llvm::raw_ostream &os,
       emitArray(os, "char *const", "kDimNames", quotedDims);
   std::vector<std::string> symbols;
   for (auto [param, dim] : kernel.symbols)
-    symbols.push_back("{" + std::to_string(param) + ", " +
-                      std::to_string(dim) + "}");
+    symbols.push_back("{" + std::to_string(param) + ", " + std::to_string(dim) +
+                      "}");
   std::string symbolsName =
       emitArray(os, (kDetail + "SymbolRef").str(), "kSymbols", symbols);
 
@@ -265,15 +266,14 @@ llvm::Error emitKernelTable(llvm::raw_ostream &os,
       int grid = slots.add(launch.grid[0], launch.when);
       slots.add(launch.grid[1]);
       slots.add(launch.grid[2]);
-      entries.push_back("{\"" + launch.name + "\", {" +
-                        std::to_string(launch.block[0]) + ", " +
-                        std::to_string(launch.block[1]) + ", " +
-                        std::to_string(launch.block[2]) + "}, " +
-                        std::to_string(grid) + ", " + argsName + ", " +
-                        std::to_string(args.size()) + "}");
+      entries.push_back(
+          "{\"" + launch.name + "\", {" + std::to_string(launch.block[0]) +
+          ", " + std::to_string(launch.block[1]) + ", " +
+          std::to_string(launch.block[2]) + "}, " + std::to_string(grid) +
+          ", " + argsName + ", " + std::to_string(args.size()) + "}");
     }
     std::string launchesName = emitArray(os, (kDetail + "Launch").str(),
-                                          "kLaunches_" + target, entries);
+                                         "kLaunches_" + target, entries);
     targets.push_back("{\"" + target + "\", " + launchesName + ", " +
                       std::to_string(entries.size()) + "}");
   }
@@ -290,9 +290,9 @@ llvm::Error emitKernelTable(llvm::raw_ostream &os,
   os << "const " << kDetail << "Kernel kKernel = {\"" << kernel.name
      << "\", &kModule, " << paramsName << ", " << params.size() << ", "
      << dimNamesName << ", " << dimNames.size() << ", " << symbolsName << ", "
-     << symbols.size() << ", " << buffersName << ", " << buffers.size()
-     << ", " << targetsName << ", " << targets.size() << ", evaluate, "
-     << slots.size() << ", " << (hasHost ? "host" : "nullptr") << "};\n"
+     << symbols.size() << ", " << buffersName << ", " << buffers.size() << ", "
+     << targetsName << ", " << targets.size() << ", evaluate, " << slots.size()
+     << ", " << (hasHost ? "host" : "nullptr") << "};\n"
      << "} // namespace kernel_" << kernel.name << "\n";
   return llvm::Error::success();
 }
@@ -323,8 +323,7 @@ cxxNames(llvm::ArrayRef<KernelInterface> kernels,
   std::vector<std::string> functions;
   for (const KernelInterface &kernel : kernels) {
     if (!isIdentifier(kernel.name))
-      return error("kernel name '" + kernel.name +
-                   "' is not a C++ identifier");
+      return error("kernel name '" + kernel.name + "' is not a C++ identifier");
     functions.push_back(kernel.name);
   }
   functions = toCxxIdentifiers(functions);
@@ -342,8 +341,8 @@ cxxNames(llvm::ArrayRef<KernelInterface> kernels,
 
 llvm::Expected<EmbeddingSources>
 accy::codegen::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
-                                llvm::ArrayRef<Artifact> artifacts,
-                                const EmbeddingOptions &options) {
+                                 llvm::ArrayRef<Artifact> artifacts,
+                                 const EmbeddingOptions &options) {
   auto names = cxxNames(kernels, options.cppNamespace);
   if (!names)
     return names.takeError();
@@ -419,12 +418,13 @@ accy::codegen::generateEmbedding(llvm::ArrayRef<KernelInterface> kernels,
   std::string kernelsName =
       emitArray(source, (kDetail + "Kernel *const").str(), "kKernels", tables);
   source << "const " << kDetail << "Module kModule = {\"" << options.name
-         << "\", " << imagesName << ", " << images.size() << ", "
-         << kernelsName << ", " << tables.size() << "};\n"
+         << "\", " << imagesName << ", " << images.size() << ", " << kernelsName
+         << ", " << tables.size() << "};\n"
          << "} // namespace\n\n"
          << openNamespace;
   for (auto [kernel, cxx] : llvm::zip_equal(kernels, *names)) {
-    source << "\n" << launchSignature(kernel, cxx, /*declaration=*/false)
+    source << "\n"
+           << launchSignature(kernel, cxx, /*declaration=*/false)
            << " {\n  const " << kDetail << "TensorArg args[] = {";
     for (auto [i, name] : llvm::enumerate(cxx.parameters))
       source << (i ? ", " : "") << kDetail << "tensorArg(" << name << ")";

@@ -40,8 +40,8 @@ using namespace accy::target;
 
 std::string
 accy::codegen::getImageTableSymbol(llvm::StringRef stem,
-                                  llvm::StringRef cppNamespace,
-                                  llvm::ArrayRef<std::string> functions) {
+                                   llvm::StringRef cppNamespace,
+                                   llvm::ArrayRef<std::string> functions) {
   llvm::SHA256 hasher;
   auto field = [&](llvm::StringRef text) {
     // Length-prefixed, so that no two lists of names hash alike.
@@ -87,8 +87,7 @@ struct ObjectWriter {
 } // namespace
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 static llvm::Expected<ObjectWriter>
@@ -101,7 +100,8 @@ createObjectWriter(const TargetProfile &host, llvm::raw_pwrite_stream &os) {
   ObjectWriter w;
   w.registers.reset(target->createMCRegInfo(host.triple));
   if (w.registers)
-    w.asmInfo.reset(target->createMCAsmInfo(*w.registers, host.triple, options));
+    w.asmInfo.reset(
+        target->createMCAsmInfo(*w.registers, host.triple, options));
   w.subtarget.reset(target->createMCSubtargetInfo(host.triple, "", ""));
   w.instructions.reset(target->createMCInstrInfo());
   if (!w.registers || !w.asmInfo || !w.subtarget || !w.instructions)
@@ -116,7 +116,8 @@ createObjectWriter(const TargetProfile &host, llvm::raw_pwrite_stream &os) {
       target->createMCCodeEmitter(*w.instructions, *w.context));
   if (!backend || !emitter)
     return makeError("the host backend cannot write objects");
-  std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(os);
+  std::unique_ptr<llvm::MCObjectWriter> writer =
+      backend->createObjectWriter(os);
   w.streamer.reset(target->createMCObjectStreamer(
       triple, *w.context, std::move(backend), std::move(writer),
       std::move(emitter), *w.subtarget));
@@ -137,7 +138,7 @@ static llvm::MCSymbol *emitBytes(ObjectWriter &w, llvm::StringRef bytes,
 
 llvm::Expected<std::string>
 accy::codegen::emitImageObject(llvm::ArrayRef<Artifact> artifacts,
-                              llvm::StringRef symbol, llvm::StringRef stem) {
+                               llvm::StringRef symbol, llvm::StringRef stem) {
   auto host = lookupTargetProfile("host");
   if (!host)
     return host.takeError();
@@ -163,9 +164,9 @@ accy::codegen::emitImageObject(llvm::ArrayRef<Artifact> artifacts,
   // const unsigned char *bytes; size_t size}, 32 bytes, whose layout
   // Kernel.h asserts. Pointers, so relocated: read-only after relocation.
   constexpr unsigned kImageSize = 32;
-  out.switchSection(w.context->getELFSection(
-      ".data.rel.ro", llvm::ELF::SHT_PROGBITS,
-      llvm::ELF::SHF_ALLOC | llvm::ELF::SHF_WRITE));
+  out.switchSection(
+      w.context->getELFSection(".data.rel.ro", llvm::ELF::SHT_PROGBITS,
+                               llvm::ELF::SHF_ALLOC | llvm::ELF::SHF_WRITE));
   out.emitValueToAlignment(llvm::Align(8));
   llvm::MCSymbol *table = w.context->getOrCreateSymbol(symbol);
   out.emitSymbolAttribute(table, llvm::MCSA_Global);

@@ -18,11 +18,9 @@
 using namespace accy::codegen;
 using namespace accy::target;
 
-llvm::Expected<std::string>
-accy::codegen::joinCode(const TargetProfile &profile,
-                       llvm::ArrayRef<llvm::StringRef> linkables,
-                       llvm::ArrayRef<llvm::StringRef> codes,
-                       llvm::StringRef name) {
+llvm::Expected<std::string> accy::codegen::joinCode(
+    const TargetProfile &profile, llvm::ArrayRef<llvm::StringRef> linkables,
+    llvm::ArrayRef<llvm::StringRef> codes, llvm::StringRef name) {
   // One piece's PTX or host object is the artifact; an AMDGPU object loads
   // only once linked into a code object.
   if (codes.size() == 1 && profile.kind != TargetKind::AMDGPU)

@@ -171,8 +171,7 @@ static llvm::Error dropUnlaunchedBuffers(KernelInterface &result) {
             argument.index >= static_cast<int64_t>(launched.size()))
           return interfaceError(
               result.name, llvm::Twine("launch '") + launch.name +
-                               "' takes buffer " +
-                               llvm::Twine(argument.index) +
+                               "' takes buffer " + llvm::Twine(argument.index) +
                                ", which 'accy.memory' does not plan");
         launched[argument.index] = true;
       }

@@ -76,8 +76,8 @@ static std::vector<BodyText> cutIntoItems(llvm::StringRef body) {
   std::vector<BodyText> texts;
   auto lineAt = [&](size_t pos) {
     size_t end = body.find('\n', pos);
-    return body.slice(pos, end == llvm::StringRef::npos ? body.size()
-                                                       : end + 1);
+    return body.slice(pos,
+                      end == llvm::StringRef::npos ? body.size() : end + 1);
   };
   size_t pos = 0, between = 0;
   while (pos < body.size()) {
@@ -102,8 +102,7 @@ static std::vector<BodyText> cutIntoItems(llvm::StringRef body) {
           (hasBody || line.rtrim().ends_with(";")))
         break;
     }
-    texts.push_back(
-        {body.slice(start, pos), symbol, first.contains(".func")});
+    texts.push_back({body.slice(start, pos), symbol, first.contains(".func")});
     between = pos;
   }
   if (between < body.size())

@@ -57,15 +57,15 @@ FailureOr<SmallVector<const TargetProfile *>>
 accy::getPlannedTargets(ModuleOp kernel) {
   auto names = kernel->getAttrOfType<ArrayAttr>(kTargetsAttr);
   if (!names)
-    return kernel.emitError() << "kernel module '" << getKernelName(kernel)
-                              << "' has no '" << kTargetsAttr
-                              << "': run the dispatch stage first";
+    return kernel.emitError()
+           << "kernel module '" << getKernelName(kernel) << "' has no '"
+           << kTargetsAttr << "': run the dispatch stage first";
   SmallVector<const TargetProfile *> result;
   for (Attribute name : names) {
     auto str = dyn_cast<StringAttr>(name);
     if (!str)
-      return kernel.emitError() << "'" << kTargetsAttr
-                                << "' must be an array of strings";
+      return kernel.emitError()
+             << "'" << kTargetsAttr << "' must be an array of strings";
     llvm::Expected<const TargetProfile &> profile =
         target::lookupTargetProfile(str.getValue());
     if (!profile)

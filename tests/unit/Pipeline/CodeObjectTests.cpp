@@ -9,10 +9,10 @@
 
 #include "PipelineTestUtil.h"
 
-#include "accy/ProductAttributes.h"
-#include "accy/Stages/Dispatch/Plan.h"
 #include "accy/CodeGen/Artifacts.h"
 #include "accy/CodeGen/CodeGen.h"
+#include "accy/ProductAttributes.h"
+#include "accy/Stages/Dispatch/Plan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 

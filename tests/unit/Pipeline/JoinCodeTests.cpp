@@ -76,7 +76,7 @@ std::string join(const Piece &a, const Piece &b) {
   auto profile = target::lookupTargetProfile("sm_90");
   REQUIRE(succeeded(profile.takeError()));
   auto joined = codegen::joinCode(*profile, {a.bitcode, b.bitcode},
-                                 {a.ptx, b.ptx}, "pieces");
+                                  {a.ptx, b.ptx}, "pieces");
   REQUIRE(succeeded(joined.takeError()));
   return std::move(*joined);
 }

@@ -55,8 +55,7 @@ llvm::StringRef getLinkableProperty(target::TargetKind kind);
 /// the linked LLVM modules (it appears nowhere in the bytes but PTX
 /// comments). Deterministic: the same kernels give the same bytes.
 llvm::Expected<std::vector<Artifact>>
-linkFileArtifacts(llvm::ArrayRef<mlir::ModuleOp> kernels,
-                  llvm::StringRef stem);
+linkFileArtifacts(llvm::ArrayRef<mlir::ModuleOp> kernels, llvm::StringRef stem);
 
 /// Writes `artifacts` as `<directory>/<artifact.fileName(stem)>`, each only
 /// when its bytes differ from what is there (writeFileIfChanged).

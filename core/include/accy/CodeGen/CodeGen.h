@@ -1,4 +1,5 @@
-//===- CodeGen.h - LLVM IR to PTX, AMDGPU code objects, host objects -*- C++ -*-===//
+//===- CodeGen.h - LLVM IR to PTX, AMDGPU code objects, host objects -*- C++
+//-*-===//
 //
 // The backend half of the target stage, independent of MLIR: optimize an
 // LLVM module for a target profile and emit its artifact. The target stage
@@ -26,7 +27,8 @@ class Target;
 namespace accy::codegen {
 
 /// The LLVM backend of `profile`, registered on first use (thread-safe).
-llvm::Expected<const llvm::Target &> getBackend(const target::TargetProfile &profile);
+llvm::Expected<const llvm::Target &>
+getBackend(const target::TargetProfile &profile);
 
 /// External functions a host object may call: the C allocator and the
 /// memory intrinsics' library forms (docs/abi.md).
@@ -38,11 +40,13 @@ llvm::StringRef getOptimizationPipeline(target::TargetKind kind);
 
 /// The IR passes of `kind`'s code generation pipeline that are left out,
 /// by their registered argument (`llc -debug-pass=Arguments` names them).
-llvm::ArrayRef<llvm::StringRef> getSkippedCodegenPasses(target::TargetKind kind);
+llvm::ArrayRef<llvm::StringRef>
+getSkippedCodegenPasses(target::TargetKind kind);
 
 /// Sets the triple and data layout of `module` for `profile` and runs
 /// getOptimizationPipeline(profile.kind).
-llvm::Error optimizeModule(llvm::Module &module, const target::TargetProfile &profile);
+llvm::Error optimizeModule(llvm::Module &module,
+                           const target::TargetProfile &profile);
 
 /// Fails, naming them, when `module` declares functions it does not define
 /// (other than intrinsics and, on the host, getAllowedHostExternals()).
@@ -55,15 +59,15 @@ std::string writeBitcode(const llvm::Module &module);
 /// Parses bitcode written by writeBitcode (or several, linked into one
 /// module).
 llvm::Expected<std::unique_ptr<llvm::Module>>
-linkBitcode(llvm::LLVMContext &context, llvm::ArrayRef<llvm::StringRef> bitcodes,
-            llvm::StringRef name);
+linkBitcode(llvm::LLVMContext &context,
+            llvm::ArrayRef<llvm::StringRef> bitcodes, llvm::StringRef name);
 
 /// Code generation for one optimized module, in the form that joins with
 /// other modules' code (joinCode, below): PTX text for NVPTX, an ELF
 /// relocatable object for AMDGPU and the host. An AMDGPU object loads only
 /// once linked into a code object (linkCodeObjects).
-llvm::Expected<std::string> emitObjectCode(llvm::Module &module,
-                                           const target::TargetProfile &profile);
+llvm::Expected<std::string>
+emitObjectCode(llvm::Module &module, const target::TargetProfile &profile);
 
 /// What a loader takes: emitObjectCode, and for AMDGPU the object linked
 /// into a code object.
@@ -84,10 +88,10 @@ linkCodeObjects(llvm::ArrayRef<llvm::StringRef> objects);
 /// host objects joined before; AMDGPU's are not read) and `linkables` what
 /// links them (NVPTX: the optimized bitcode; AMDGPU: relocatable objects).
 /// `name` names a module linked from the bitcode.
-llvm::Expected<std::string>
-joinCode(const target::TargetProfile &profile,
-         llvm::ArrayRef<llvm::StringRef> linkables,
-         llvm::ArrayRef<llvm::StringRef> codes, llvm::StringRef name);
+llvm::Expected<std::string> joinCode(const target::TargetProfile &profile,
+                                     llvm::ArrayRef<llvm::StringRef> linkables,
+                                     llvm::ArrayRef<llvm::StringRef> codes,
+                                     llvm::StringRef name);
 
 /// ld.lld: next to the LLVM tools Accy was built with, else on PATH.
 llvm::Expected<std::string> findLinker();

@@ -33,9 +33,9 @@ getDeviceImages(llvm::ArrayRef<Artifact> artifacts);
 /// out). The table has hidden visibility and strong, non-COMDAT linkage:
 /// two different tables of one name fail the link instead of being merged.
 /// Deterministic.
-llvm::Expected<std::string>
-emitImageObject(llvm::ArrayRef<Artifact> artifacts, llvm::StringRef symbol,
-                llvm::StringRef stem);
+llvm::Expected<std::string> emitImageObject(llvm::ArrayRef<Artifact> artifacts,
+                                            llvm::StringRef symbol,
+                                            llvm::StringRef stem);
 
 } // namespace accy::codegen
 

@@ -1,8 +1,8 @@
 //===- ExportArtifacts.cpp - Target product artifacts as files ------------===//
 
+#include "accy/CodeGen/Artifacts.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
-#include "accy/CodeGen/Artifacts.h"
 
 namespace accy::target {
 #define GEN_PASS_DEF_EXPORTARTIFACTS

@@ -14,11 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "accy/CodeGen/Artifacts.h"
+#include "accy/CodeGen/CodeGen.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 #include "accy/Support/CrashContainment.h"
-#include "accy/CodeGen/Artifacts.h"
-#include "accy/CodeGen/CodeGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
