@@ -102,7 +102,7 @@ module {
 // CHECK:             arith.cmpi ult, %{{.+}}, %c513 : index
 // CHECK-COUNT-16:      memref.load %[[WXFLAT]][
 // CHECK-NOT:           gpu.barrier
-// CHECK:               gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
+// CHECK:               gpu.subgroup_reduce  maximumf %{{.+}} uniform : (f32) -> f32
 // CHECK-NOT:           gpu.barrier
 // CHECK:           gpu.return
 
@@ -112,8 +112,8 @@ module {
 // divide) read it there; the reductions fold every run (zeros past the
 // row's end) and keep the fold where the run is in the row, without a
 // branch, so exp(x - max) is computed once for the sum and the division. Other rows: each op walks
-// the row with a strided loop. Either way: warp butterflies, 8 warp
-// partials in shared memory.
+// the row with a strided loop. Either way: a subgroup reduction (the target
+// stage makes it warp butterflies), 8 warp partials in shared memory.
 // CHECK:         gpu.func @softmax_k1(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[PART2:.+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:           %[[OUTFLAT:.+]] = memref.collapse_shape
 // CHECK:           %[[XFLAT:.+]] = memref.collapse_shape
@@ -133,8 +133,7 @@ module {
 // CHECK:           } else {
 // CHECK:           scf.for %{{.+}} = %thread_id_x to %{{.+}} step %c256
 // CHECK:             arith.maximumf
-// CHECK:           gpu.shuffle xor %{{.+}}, %c16_i32, %c32_i32 : f32
-// CHECK:           gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
+// CHECK:           gpu.subgroup_reduce  maximumf %{{.+}} uniform : (f32) -> f32
 // CHECK:           memref.store %{{.+}}, %[[PART]]
 // CHECK:           gpu.barrier
 // CHECK:           scf.for %{{.+}} = %thread_id_x to %{{.+}} step %c256
@@ -149,4 +148,4 @@ module {
 // CHECK:       gpu.module @gfx942 attributes {accy.target = "gfx942"}
 // CHECK:         gpu.func @softmax_k0({{.*}}) kernel
 // CHECK:         gpu.func @softmax_k1({{.*}}) workgroup(%{{.+}} : memref<4xf32, #gpu.address_space<workgroup>>)
-// CHECK:           gpu.shuffle xor %{{.+}}, %c32_i32, %c64_i32 : f32
+// CHECK:           gpu.subgroup_reduce  maximumf %{{.+}} uniform : (f32) -> f32

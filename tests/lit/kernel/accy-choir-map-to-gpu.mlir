@@ -318,7 +318,7 @@ module {
 // CHECK:             %[[HASROW:.+]] = arith.cmpi ult, %[[WROW]], %{{.+}}
 // CHECK:             scf.if %[[HASROW]] {
 // CHECK-NOT:           gpu.barrier
-// CHECK:               gpu.shuffle  xor
+// CHECK:               gpu.subgroup_reduce  add %{{.+}} uniform : (f32) -> f32
 // CHECK-NOT:           gpu.barrier
 // CHECK:               memref.store %{{.+}}, %[[SHIFT]][%[[WROW]]]
 // CHECK-NOT:         gpu.barrier
@@ -567,4 +567,4 @@ module {
 // CHECK:           } else {
 // CHECK:             scf.for %{{.+}} = %[[TID]] to %[[D]] step %c256
 // CHECK:               memref.load %[[X]][%[[ROW]], %{{.+}}]
-// CHECK:           gpu.shuffle  xor
+// CHECK:           gpu.subgroup_reduce  add %{{.+}} uniform : (f32) -> f32

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --pass-pipeline='builtin.module(gpu.module(accy-choir-convert-gpu-to-nvvm))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(accy-choir-convert-gpu-to-nvvm))' | FileCheck %s
 
 // An NVVM gpu.module becomes LLVM and NVVM dialect code without libdevice:
 // math ops are LLVM intrinsics that the NVPTX backend selects, gpu.block_dim
@@ -47,6 +47,31 @@ module attributes {accy.kernel = "scale"} {
   gpu.module @gfx942 [#rocdl.target<chip = "gfx942">] {
     gpu.func @scale_k0(%out: memref<?xf32>) kernel {
       %tid = gpu.thread_id x
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A subgroup reduction is a butterfly of xor shuffles over a warp's 32
+// lanes, five steps (twice for f32: a sum, then a max); an f64 value takes
+// two 32-bit shuffles a step.
+// CHECK-LABEL: llvm.func @sum_k0(
+// CHECK-COUNT-10: nvvm.shfl.sync  bfly {{.*}} : f32 -> f32
+// CHECK-NOT:     nvvm.shfl.sync  bfly {{.*}} : f32 -> f32
+// CHECK-COUNT-10: nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK-NOT:     gpu.subgroup_reduce
+module attributes {accy.kernel = "sum"} {
+  gpu.module @sm_90 [#nvvm.target<chip = "sm_90">] {
+    gpu.func @sum_k0(%x: f32, %y: f64, %out: memref<2xf32>, %out64: memref<f64>) kernel {
+      %s = gpu.subgroup_reduce add %x uniform : (f32) -> f32
+      %m = gpu.subgroup_reduce maximumf %s uniform : (f32) -> f32
+      %d = gpu.subgroup_reduce add %y uniform : (f64) -> f64
+      %c0 = arith.constant 0 : index
+      memref.store %m, %out[%c0] : memref<2xf32>
+      memref.store %d, %out64[] : memref<f64>
       gpu.return
     }
   }

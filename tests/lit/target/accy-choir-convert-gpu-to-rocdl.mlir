@@ -58,6 +58,24 @@ module attributes {accy.kernel = "scale"} {
 
 // -----
 
+// A subgroup reduction is a butterfly over a gfx9 wavefront's 64 lanes: six
+// steps of ds_bpermute.
+// CHECK-LABEL: llvm.func @sum_k0(
+// CHECK-COUNT-6: rocdl.ds_bpermute
+// CHECK-NOT:     rocdl.ds_bpermute
+// CHECK-NOT:     gpu.subgroup_reduce
+module attributes {accy.kernel = "sum"} {
+  gpu.module @gfx942 [#rocdl.target<chip = "gfx942">] {
+    gpu.func @sum_k0(%x: f32, %out: memref<f32>) kernel {
+      %s = gpu.subgroup_reduce add %x uniform : (f32) -> f32
+      memref.store %s, %out[] : memref<f32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // The grid's size has no lowering without OCKL: reported, not miscompiled.
 module attributes {accy.kernel = "grid"} {
   gpu.module @gfx942 [#rocdl.target<chip = "gfx942">] {

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace accy;
@@ -50,6 +51,30 @@ struct RowCache {
     return values.find(input.get())->second[run * width + k];
   }
 };
+
+/// The subgroup reduction of `combiner`, a reduction's combiner with a
+/// neutral element (the dispatch stage plans no other): each of those has
+/// its gpu.all_reduce operation.
+gpu::AllReduceOperation subgroupOperation(Operation *combiner) {
+  using Op = gpu::AllReduceOperation;
+  return llvm::TypeSwitch<Operation *, Op>(combiner)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return Op::ADD; })
+      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return Op::MUL; })
+      .Case([](arith::MaximumFOp) { return Op::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return Op::MINIMUMF; })
+      .Case([](arith::MaxNumFOp) { return Op::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return Op::MINNUMF; })
+      .Case([](arith::MaxSIOp) { return Op::MAXSI; })
+      .Case([](arith::MinSIOp) { return Op::MINSI; })
+      .Case([](arith::MaxUIOp) { return Op::MAXUI; })
+      .Case([](arith::MinUIOp) { return Op::MINUI; })
+      .Case([](arith::AndIOp) { return Op::AND; })
+      .Case([](arith::OrIOp) { return Op::OR; })
+      .Case([](arith::XOrIOp) { return Op::XOR; })
+      .Default([](Operation *) -> Op {
+        llvm_unreachable("a combiner without a neutral element");
+      });
+}
 
 /// Reductions of a row by a block: each thread folds a strided part of the
 /// row, subgroups combine with butterfly shuffles, and subgroups through a
@@ -104,12 +129,11 @@ struct RowReducer {
                           }
                           return carried;
                         });
-    for (int64_t offset = subgroup / 2; offset >= 1; offset /= 2) {
-      auto shuffle = rw.create<gpu::ShuffleOp>(
-          loc, acc, static_cast<int32_t>(offset),
-          static_cast<int32_t>(subgroup), gpu::ShuffleMode::XOR);
-      acc = combine(rw, loc, combiner, acc, shuffle.getShuffleResult());
-    }
+    // Every lane of the subgroup takes part (the target stage lowers this
+    // to butterfly shuffles over the target's subgroup).
+    acc =
+        rw.create<gpu::SubgroupReduceOp>(loc, acc, subgroupOperation(combiner),
+                                         /*uniform=*/true);
     if (partials) {
       Value lane = ix.rem(thread, ix.c(subgroup));
       Value subgroupId = ix.div(thread, ix.c(subgroup));

@@ -34,7 +34,8 @@ struct ConvertGPUToNVVMPass
       return;
     // Block sizes reach ptxas as .maxntid: the upstream gpu.func lowering
     // turns known_block_size into nvvm.maxntid, so they are not needed here.
-    if (failed(prepareGPUModule(module)))
+    // Every NVIDIA GPU runs warps of 32 threads.
+    if (failed(prepareGPUModule(module, /*subgroupSize=*/32)))
       return signalPassFailure();
     auto addressSpace = [](gpu::AddressSpace space) -> unsigned {
       switch (space) {

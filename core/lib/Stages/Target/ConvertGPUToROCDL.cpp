@@ -53,8 +53,15 @@ struct ConvertGPUToROCDLPass
     if (!hasTarget<ROCDL::ROCDLTargetAttr>(module))
       return;
     MLIRContext *ctx = &getContext();
+    auto chip = cast<ROCDL::ROCDLTargetAttr>(module.getTargetsAttr()[0]);
+    llvm::Expected<const TargetProfile &> profile =
+        lookupTargetProfile(chip.getChip());
+    if (!profile) {
+      module.emitError() << llvm::toString(profile.takeError());
+      return signalPassFailure();
+    }
     FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>> blockSizes =
-        prepareGPUModule(module);
+        prepareGPUModule(module, profile->subgroupSize);
     if (failed(blockSizes))
       return signalPassFailure();
     WalkResult unsupported = module.walk([](gpu::GridDimOp op) {

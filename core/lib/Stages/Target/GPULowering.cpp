@@ -23,7 +23,7 @@
 using namespace mlir;
 
 FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>>
-accy::target::prepareGPUModule(gpu::GPUModuleOp module) {
+accy::target::prepareGPUModule(gpu::GPUModuleOp module, unsigned subgroupSize) {
   llvm::StringMap<SmallVector<int32_t, 3>> blockSizes;
   for (auto func : module.getOps<gpu::GPUFuncOp>())
     if (auto known = func.getKnownBlockSizeAttr())
@@ -41,6 +41,13 @@ accy::target::prepareGPUModule(gpu::GPUModuleOp module) {
   });
   RewritePatternSet patterns(module.getContext());
   populateGpuRewritePatterns(patterns);
+  // 32-bit values in 32-bit shuffles; wider ones (i64, f64) in 64-bit
+  // shuffles, which the shuffle patterns above split in two.
+  populateGpuLowerSubgroupReduceToShufflePattenrs(patterns, subgroupSize,
+                                                  /*shuffleBitwidth=*/32,
+                                                  /*benefit=*/2);
+  populateGpuLowerSubgroupReduceToShufflePattenrs(patterns, subgroupSize,
+                                                  /*shuffleBitwidth=*/64);
   if (failed(applyPatternsToRoots(module, std::move(patterns))))
     return failure();
   // What the conversions' structural lowering left for the greedy driver's
