@@ -16,7 +16,11 @@
 
 namespace accy::kernel {
 
-/// Index arithmetic at a builder's insertion point.
+/// Index arithmetic at a builder's insertion point, unsigned where it
+/// divides, compares or takes a minimum (indices are never negative, and
+/// unsigned division is cheaper on GPUs than signed). MLIR 19's
+/// ArithBuilder has add, sub and mul but only signed compares and no
+/// division, remainder or minimum, so it would cover half of this.
 struct Ix {
   mlir::OpBuilder &b;
   mlir::Location loc;
@@ -76,7 +80,12 @@ llvm::SmallVector<mlir::Value> select(llvm::ArrayRef<mlir::Value> values,
 llvm::SmallVector<mlir::Value> loopSizes(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::linalg::LinalgOp op);
 
-/// Row-major delinearization of `linear` over `sizes`.
+/// Row-major delinearization of `linear` over `sizes`, in unsigned division
+/// and remainder (indices are never negative). Not MLIR 19's
+/// affine::delinearizeIndex: its affine floordiv and mod lower to signed
+/// division with sign fix-ups; with it the strided loops of
+/// elementwise.accy's stats_k4 went from 304 to 400 SASS instructions
+/// (24 -> 26 registers, the main loop 68 -> 74).
 llvm::SmallVector<mlir::Value> delinearize(Ix &ix, mlir::Value linear,
                                            llvm::ArrayRef<mlir::Value> sizes);
 
