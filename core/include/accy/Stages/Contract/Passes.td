@@ -16,11 +16,11 @@ def ChoirCanonicalize : Pass<"accy-choir-canonicalize", "mlir::ModuleOp"> {
   let summary = "Fold choir ops, apply the canonicalization patterns, then CSE";
   let description = [{
     Runs the choir folders and canonicalization patterns (with those of
-    `tensor.dim` and `arith`, which carry the symbolic sizes) to a fixpoint:
-    `x + 0`, `x - 0`, `x * 1`, `x / 1` (a broadcast when the constant is the
-    larger operand), double negation, identity `transpose`, `reshape`,
-    `broadcast` and `cast`, `select` on a constant condition. Then common
-    subexpressions are eliminated.
+    `tensor.dim` and `arith`, which carry the symbolic sizes, and of
+    `tensor.cast`) to a fixpoint: `x + 0`, `x - 0`, `x * 1`, `x / 1` (a
+    broadcast when the constant is the larger operand), double negation,
+    identity `transpose`, `reshape`, `broadcast` and `cast`, `select` on a
+    constant condition. Then common subexpressions are eliminated.
   }];
   let dependentDialects = ["::accy::choir::ChoirDialect",
                            "::mlir::tensor::TensorDialect",
@@ -82,8 +82,9 @@ def ChoirShapeLayoutPropagate
     Then: result types get the static sizes their classes resolved to (a
     `tensor.cast` keeps the declared type where a non-choir op needs it);
     every implicit broadcast of `choir.add/sub/mul/div/cmp/select` becomes a
-    `choir.broadcast` (dynamic sizes from `tensor.dim` of the argument that
-    binds the symbol), so every elementwise operand has the result's shape;
+    `choir.broadcast` (dynamic sizes from `tensor.dim` of the first argument
+    dimension of their class, else of an operand that has the dimension
+    unbroadcast), so every elementwise operand has the result's shape;
     a `choir.transpose` feeding a `choir.einsum` is folded into the einsum's
     spec (a layout change, not a copy). Every tensor is row-major; the kernel
     function records it with `choir.layout = "row-major"`.

@@ -46,11 +46,19 @@ def FormDispatches : Pass<"accy-choir-form-dispatches", "mlir::ModuleOp"> {
     a map of all its loops but the axis: its kernels evaluate the payload
     once per element.
 
-    Every linalg op that remains is a dispatch root and gets
-    `accy.dispatch = {id = N : i64, kind = "elementwise"|"reduction"|
-    "contraction"}`; a `linalg.fill` whose only user is the init of a
-    reduction/contraction root is part of that root's dispatch and gets
-    `accy.dispatch = {id = N, role = "init"}`. Ids follow program order.
+    Every linalg op that remains gets `accy.dispatch`, ids in program
+    order. A `linalg.fill` whose only user is the init of an op with
+    reduction loops is part of that op's dispatch (`{id = N, role =
+    "init"}`; a fill that initialises several is first copied for each).
+    A generic that reads the result of a root with reduction loops (or of
+    one of its epilogues) joins that root's dispatch as `{id = N, role =
+    "epilogue"}` (of several such roots, the last) when it runs at the
+    points of the root's result, or, after a row reduction, maps or reduces
+    again the same rows; reads those results where the root's kernel has
+    them; and needs nothing computed after the root but memory-effect-free
+    ops without regions and fills, which move before the root. Every other
+    op is a dispatch root: `{id = N : i64, kind = "elementwise"|"reduction"|
+    "contraction"}`.
   }];
   let options = [
     Option<"maxRecomputeOps", "max-recompute-ops", "unsigned", /*default=*/"8",
@@ -69,21 +77,22 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
     `accy.dispatch` is given one) chooses a schedule:
       - `elementwise`: all loops parallel; one thread per point, 1-D blocks;
       - `row-reduction`: reduction whose innermost loop reduces with a
-        combiner that has a neutral element (add, mul, max, min, and, or,
-        xor); one block per output point, threads stride the reduction and
-        combine through subgroup shuffles and shared memory. A static row
-        shorter than the profile's block gets a block of the row rounded up
-        to the subgroup. Rows whose length is known only at run time also
-        record `rows_per_block` (block / subgroup) and `subgroup_rows_up_to`
-        (16 elements a lane): the launch function takes a subgroup per row,
-        `rows_per_block` rows a block, for rows up to that length, unless
-        the row pipeline stores a mapped row that a later op reads (it
-        waits for the whole block in its middle);
+        combiner of 32-bit values that has a neutral element (add, mul,
+        max, min, and, or, xor); one block per output point, threads stride
+        the reduction and combine through subgroup shuffles and shared
+        memory. A static row shorter than the profile's block gets a block
+        of the row rounded up to the subgroup. Rows whose length is known
+        only at run time also record `rows_per_block` (block / subgroup) and
+        `subgroup_rows_up_to` (16 elements a lane): the launch function
+        takes a subgroup per row, `rows_per_block` rows a block, for rows up
+        to that length, unless the row pipeline stores a mapped row that a
+        later op reads (it waits for the whole block in its middle);
       - `thread-reduction`: any other reduction; one thread per output point
         reduces serially;
-      - `tiled-contraction`: a contraction with one M, one N and one K
-        dimension (plus batch dimensions); square output tiles per block, K
-        staged through shared memory;
+      - `tiled-contraction`: a contraction of two inputs with one K
+        dimension (plus batch dimensions: of several M or N dimensions, the
+        one the output varies fastest along is M or N, the others batch);
+        square output tiles per block, K staged through shared memory;
       - `scan`: a scan from the tensor stage (`accy.scan`, a reduction loop
         masked by `j <= i` on the axis loop) whose combiner has a neutral
         element; one block per line, threads take consecutive elements of
@@ -103,14 +112,16 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         plan records the possible variants with their thresholds
         (`thread_lines_from`, `split_lines_below`) and the kernel stage
         chooses on the actual sizes at run time;
-    and, per target of `targets`, the block size, tiles, shared memory and
-    subgroup size, recorded as
+    and, per GPU target of `targets`, the block size, tiles, shared memory
+    and subgroup size, recorded as
     `accy.plan = {schedule = "...", combiner = "...", targets = {sm_90 = {
     block = array<i64: x, y, z>, tile = array<i64: ...>,
-    workgroup_memory = B : i64, subgroup = S : i64}, host = {...}}}`
-    on the root. The kernel module gets `accy.targets = ["sm_90", ...]`
-    (canonical order) and `accy.dispatches`, the list of the plans in
-    dispatch order. All of it is a pure function of the IR and the option.
+    workgroup_memory = B : i64, subgroup = S : i64}, host = {loops =
+    "serial"}}}` on the root (inits and epilogues get none). The kernel
+    module gets `accy.targets = ["sm_90", ...]` (canonical order) and
+    `accy.dispatches`, the plans in dispatch order, each with its `id`, the
+    root's `op` name and, where the dispatch has epilogues, their number
+    (`epilogue`). All of it is a pure function of the IR and the option.
   }];
   let options = [
     Option<"targets", "targets", "std::string",

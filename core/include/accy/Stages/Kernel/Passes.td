@@ -18,7 +18,8 @@ def SplitTargets : Pass<"accy-choir-split-targets", "mlir::ModuleOp"> {
     intermediate buffers become `gpu.alloc`/`gpu.dealloc`. When `host` is a
     target, the entry moves into a nested `builtin.module @host` as the host
     version: `func.func @<kernel>` with `llvm.emit_c_interface`, its linalg
-    ops lowered to loops.
+    ops left for the pipeline's `accy-choir-scan-loops` and
+    `convert-linalg-to-loops`; otherwise the entry is erased.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::LLVM::LLVMDialect",
@@ -34,35 +35,52 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
     its `accy.plan` for the function's target:
       - `elementwise` over buffers that are all contiguous, known to be
         16-byte aligned (`memref.assume_alignment` on arguments, device
-        allocations) and read and written at the point itself: a
-        `gpu.launch` in which each thread takes a run of 16 bytes of the
-        widest element (4 f32, 8 f16, 2 f64) of the flattened buffers, all
-        loads first, then the payloads, then the stores, the buffers
-        asserted 16-byte aligned in the kernel, so that the backends make
-        each input's loads and each output's stores one 128-bit access;
-        the last run that is not whole is done element by element;
+        allocations) and read and written at the point itself, with a
+        payload that reads no `linalg.index`: a `gpu.launch` in which each
+        thread takes a run of 16 bytes of the widest element (4 f32, 8 f16,
+        2 f64) of the flattened buffers, all loads first, then the payloads,
+        then the stores, the buffers asserted 16-byte aligned in the kernel,
+        so that the backends make each input's loads and each output's
+        stores one 128-bit access; the last run that is not whole is done
+        element by element;
       - other `elementwise`: upstream `linalgOpToParallelLoops`, the loops
         collapsed to one dimension and tiled by the block size
         (`tileParallelLoop`), and mapped to blocks and threads with
         `#gpu.loop_dim_map`; the upstream `convert-parallel-loops-to-gpu`
         that follows makes the `gpu.launch`;
-      - `row-reduction`, `thread-reduction`, `tiled-contraction`: a
-        `gpu.launch` built directly (strided per-thread reduction, subgroup
-        shuffles and a shared-memory combine; shared-memory staged tiles);
-        a row reduction whose rows are contiguous in 16-byte aligned
-        buffers takes runs of 16 bytes per thread (merged into 128-bit
-        accesses) when the row is a whole number of runs;
+      - `row-reduction`: a `gpu.launch` with a block per row, each thread
+        folding a strided part of it, `gpu.subgroup_reduce` and a
+        shared-memory slot per subgroup combining the parts; rows contiguous
+        in 16-byte aligned buffers are taken in runs of 16 bytes per thread
+        (merged into 128-bit accesses) when the row is a whole number of
+        runs. With `rows_per_block`, a host-side branch on the row's length
+        launches a subgroup per row for short rows instead (two launches);
+      - `thread-reduction`: a `gpu.launch` with one thread per output point,
+        reducing serially;
+      - `tiled-contraction`: a `gpu.launch` with a block per output tile,
+        each thread a micro-tile of accumulators in registers, K staged
+        through shared-memory tiles;
       - `scan`: a `gpu.launch` with one block per line, which walks the line
         in chunks of the block's threads: an inclusive subgroup scan with
         shuffles (`up`, or `idx` where the plan says so), the subgroups'
-        totals through shared memory, and a carry from the chunks before;
-        elementwise epilogues run at each element it stores.
+        totals through shared memory, and a carry from the chunks before.
+        With `lines_per_block`, a thread per line walks it serially; with
+        `line_tile` (and an output starting at the neutral element), three
+        launches; where the plan records thresholds, host-side branches on
+        the sizes choose between these.
     Zero-dimensional elementwise ops use the thread schedule. A `linalg.fill`
     that initialises a reduction or contraction (`role = "init"`) is folded
-    into that kernel. The launch function records what each launch is, in
-    launch order, as `accy.launches = [{dispatch, schedule}, ...]` for
-    `accy-choir-group-kernels`. Any other op that touches memory in launch
-    code is reported.
+    into that kernel. An epilogue (`role = "epilogue"`) runs in its root's
+    kernel, where the root's result is stored (or along the row, in a row
+    reduction's), when it reads what that kernel holds where it holds it,
+    uses nothing defined after the root, and no op in between writes what
+    it reads or touches what it writes. Any other epilogue is a launch of
+    its own. A device buffer that only a thread-reduction or contraction
+    kernel (its root, folded fills and epilogues) uses is not stored. The
+    launch function records what each launch is, in launch order, as
+    `accy.launches = [{dispatch, schedule}, ...]` for
+    `accy-choir-group-kernels`. A `memref.load`, `memref.store`,
+    `memref.copy` or op with regions outside the dispatches is reported.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
@@ -93,11 +111,16 @@ def SinkIntoLaunches : Pass<"accy-choir-sink-into-launches",
                              "mlir::ModuleOp"> {
   let summary = "Recompute scalars inside the kernels instead of passing them";
   let description = [{
-    Before outlining: clones into each gpu.launch the side-effect-free,
-    region-free scalar computations its body uses (constants, memref.dim,
-    index arithmetic, casts such as the `sitofp` of a dimension a mean
-    divides by), with upstream `sinkOperationsIntoLaunchOp`. Kernels then
-    take buffers and few scalars, each described in the kernel summary.
+    Before outlining: clones into each gpu.launch the backward slice of
+    side-effect-free, region-free computations its body uses from above:
+    scalars (constants, memref.dim, index arithmetic, casts such as the
+    `sitofp` of a dimension a mean divides by) and the views of buffers
+    (subview, expand/collapse_shape, cast, reinterpret_cast). Unlike
+    upstream's `sinkOperationsIntoLaunchOp`, which it does not use, a slice
+    may reach a value the body did not use (the memref a dimension is read
+    from): the kernel then takes that buffer, which the kernel summary
+    describes, instead of a scalar it could not. Kernels take buffers and
+    few scalars.
   }];
 }
 
@@ -110,8 +133,11 @@ def GroupKernels : Pass<"accy-choir-group-kernels", "mlir::ModuleOp"> {
     names them `<kernel>_k<N>` in launch order, sets `gpu.container_module`,
     and records `accy.kernels`: per target, in launch order, each kernel's
     name, dispatch, schedule, block size, grid size (an affine map over the
-    entry's argument dimensions), shared memory, and arguments (which entry
-    argument, intermediate buffer or dimension expression each one is).
+    entry's argument dimensions), shared memory, arguments (which entry
+    argument, intermediate buffer, dimension expression or constant each
+    one is) and, for a launch made under host-side branches on the sizes,
+    `when` (the affine sets over the argument dimensions under which it
+    runs); `symbols` says which argument dimension each symbol is.
   }];
 }
 

@@ -20,9 +20,15 @@ def PrepareBufferization : Pass<"accy-choir-prepare-bufferization",
     one-shot bufferization never writes into a caller's input buffer; makes
     every returned value go through `bufferization.materialize_in_destination`
     into the output argument holding that result (the argument with
-    `accy.result = i` for result i), so that it is computed in place; and
-    gives every `tensor.empty` a single use (CSE merges them), so that empty
-    tensor elimination can place each result in its own output.
+    `accy.result = i` for result i), so that it is computed in place (a
+    value returned as several results is written into the first one's
+    output and copied from there into the others); and gives every
+    `tensor.empty` a single use (CSE merges them), so that empty tensor
+    elimination can place each result in its own output. The
+    `tensor.empty` that a `tensor.reshape` reads (back through the ops
+    writing into their init) becomes a `bufferization.alloc_tensor`, which
+    elimination leaves alone: a reshape keeps the type while it changes the
+    sizes, so the tensor it reads needs a buffer of its own.
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect",
                            "mlir::bufferization::BufferizationDialect"];
@@ -34,8 +40,16 @@ def PlanBuffers : Pass<"accy-choir-plan-buffers", "mlir::ModuleOp"> {
   let description = [{
     Runs on bufferized kernel entries (`(memref ins..., memref outs...) ->
     ()`):
-      - `memref.copy` becomes `linalg.copy` (a planned elementwise dispatch),
-        so that every data movement is a kernel;
+      - a `memref.reshape` whose shape is a small buffer of stored index
+        values (a bufferized `tensor.reshape`) becomes a
+        `memref.reinterpret_cast` view of its contiguous source;
+      - `memref.copy` becomes `linalg.copy` (a copy onto itself is erased),
+        and every linalg op without a plan (such a copy, or an op that
+        bufferization made) gets a dispatch id and a plan, so that every
+        data movement is a planned kernel;
+      - the allocation of an epilogue's output moves before the epilogue's
+        root where its sizes can be computed there (the epilogue runs in
+        the root's kernel);
       - every argument gets `memref.assume_alignment` (`argument-alignment`
         bytes, the ABI guarantee documented in docs/abi.md);
       - every intermediate `memref.alloc` gets `alignment =
@@ -44,9 +58,11 @@ def PlanBuffers : Pass<"accy-choir-plan-buffers", "mlir::ModuleOp"> {
         program order);
       - a `memref.dealloc` follows the last use of each allocation.
     The plan is recorded as `accy.buffer = N : i64` on each allocation and
-    `accy.memory = {arguments = [...], buffers = [...]}` on the kernel
-    module; allocations must sit in the entry block (the tensor contract has
-    no control flow), anything else is reported as an error.
+    `accy.memory = {arguments = [...], buffers = [...], symbols = [...]}`
+    on the kernel module, each buffer's size an affine map over the entry's
+    argument dimensions (`symbols`); allocations must sit in the entry block
+    (the tensor contract has no control flow) and have such sizes, anything
+    else is reported as an error.
   }];
   let options = [
     Option<"argumentAlignment", "argument-alignment", "unsigned",

@@ -14,9 +14,9 @@ def SelectTargets : Pass<"accy-choir-select-targets", "mlir::ModuleOp"> {
   let summary = "Keep the code of the requested targets only";
   let description = [{
     With a non-empty `targets`, drops the gpu.modules, launch functions and
-    host module of targets not listed, and reports a requested target the
-    kernel product has no code for (it was not planned by the dispatch
-    stage).
+    host module of targets not listed, and their entries in the kernel
+    summary (`accy.kernels`), and reports a requested target the kernel
+    product has no code for (it was not planned by the dispatch stage).
   }];
   let options = [
     Option<"targets", "targets", "std::string", /*default=*/"\"\"",
@@ -70,18 +70,23 @@ def LegalizeMath : Pass<"accy-choir-legalize-math", "mlir::ModuleOp"> {
                 "way on every target";
   let description = [{
     Expands `math` ops that have no native lowering on some backend into
-    polynomial approximations (upstream
-    `populateMathPolynomialApproximationPatterns` for exp, log, log1p, log2,
-    expm1, tanh, erf, atan, atan2, sin, cos, cbrt, ...) and upstream math
-    expansions (powf, fpowi, exp2, sinh, cosh, ..., and fma into mul+add, so
-    that no target needs a libm `fmaf`; maxnumf/minnumf into compare and
-    select, so that x86 needs no `fmaxf`), f64 exp, log and tanh into f64
-    arithmetic (F64Math.cpp), and f64 to f16/bf16 truncation into a
-    round-to-odd step through f32 (x86 has no instruction for it and would
-    call `__truncdfhf2`). What remains (sqrt, rsqrt, absf,
-    copysign, floor, ceil, ...) lowers to instructions on every backend. Any
-    other math op is reported by name. The host and the GPU targets get the
-    same arithmetic, so their results agree closely.
+    arithmetic, in two rounds. First the rewrites into exp and log and the
+    range handling around them: upstream math expansions (powf, fpowi,
+    exp2, sinh, cosh, tan, asinh, acosh, atanh, roundf); Accy's own f32
+    tanh (Cephes' form, about 2 ulp, in place of upstream's approximation),
+    log10 as a scaled log, `arith.remf` as `x - y * trunc(x / y)`, exp
+    rescaled at both ends of its range and log for subnormal arguments;
+    f64 exp, log and tanh into f64 arithmetic (F64Math.cpp); maxnumf and
+    minnumf into compare and select (so that x86 needs no `fmaxf`); and f64
+    to f16/bf16 truncation into a round-to-odd step through f32 (x86 has no
+    instruction for it and would call `__truncdfhf2`). Then upstream's
+    polynomial approximations (`populateMathPolynomialApproximationPatterns`
+    for exp, log, log1p, log2, expm1, erf, atan, atan2, sin, cos, cbrt, ...)
+    and fma into mul+add, so that no target needs a libm `fmaf`. What
+    remains (sqrt, rsqrt, absf, copysign, floor, ceil, ...) lowers to
+    instructions on every backend. Any other math op, and an `arith.remf`
+    that is not f32, is reported by name. The host and the GPU targets get
+    the same arithmetic, so their results agree closely.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
@@ -111,8 +116,11 @@ def ConvertGPUToNVVM : Pass<"accy-choir-convert-gpu-to-nvvm",
     The upstream GPU-to-NVVM patterns, with math ops first lowered to LLVM
     intrinsics that the NVPTX backend selects itself (sqrt, fabs, floor, ...)
     rather than to `__nv_*` libdevice calls, and the legality of those
-    intrinsics restored. `gpu.block_dim` folds to the kernel's known block
-    size. Skips gpu.modules whose target is not `#nvvm.target`.
+    intrinsics restored. First `gpu.block_dim` folds to the kernel's known
+    block size, and upstream's GPU rewrites run, `gpu.subgroup_reduce`
+    becoming butterfly shuffles over 32 lanes (64-bit values in two 32-bit
+    shuffles); `ceildivui` and friends are expanded. Skips gpu.modules whose
+    target is not `#nvvm.target`.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
                            "mlir::NVVM::NVVMDialect"];
@@ -125,9 +133,15 @@ def ConvertGPUToROCDL : Pass<"accy-choir-convert-gpu-to-rocdl",
   let description = [{
     The upstream GPU-to-ROCDL patterns, with math ops lowered to LLVM
     intrinsics rather than `__ocml_*` calls, and `gpu.block_dim` folded to
-    the kernel's known block size (its generic lowering calls OCKL). Kernels
-    get `rocdl.reqd_work_group_size`/`rocdl.flat_work_group_size` from their
-    known block size. Skips gpu.modules whose target is not `#rocdl.target`.
+    the kernel's known block size (its generic lowering calls OCKL);
+    `gpu.grid_dim`, which would need OCKL too, is reported. Upstream's GPU
+    rewrites run first, `gpu.subgroup_reduce` becoming butterfly shuffles
+    over the target profile's subgroup (64 lanes on gfx9; 64-bit values in
+    two 32-bit shuffles), and `ceildivui` and friends, maximumf, minimumf,
+    maxnumf and minnumf are expanded into arith (compares and selects).
+    Kernels get `rocdl.reqd_work_group_size`/`rocdl.flat_work_group_size`
+    from their known block size. Skips gpu.modules whose target is not
+    `#rocdl.target`.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
                            "mlir::ROCDL::ROCDLDialect"];
@@ -140,12 +154,17 @@ def Serialize : Pass<"accy-choir-serialize", "mlir::ModuleOp"> {
     Each gpu.module (LLVM/NVVM/ROCDL dialect, with its target attribute)
     becomes `gpu.binary @<target>` holding one `#gpu.object`: PTX text
     (`assembly`) for NVVM targets, an AMDGPU code object (`bin`, linked with
-    ld.lld) for ROCDL targets; its `properties` keep the optimized LLVM
-    bitcode (`accy.bitcode`) from which whole-file artifacts are linked. The
-    host module (`builtin.module @host`, LLVM dialect) becomes the
-    `accy.host_object` attribute of the kernel module (an x86-64 ELF
-    relocatable object plus its bitcode). The output is checked: no
-    undefined external function may remain in device code.
+    ld.lld) for ROCDL targets; its `properties` keep what whole-file
+    artifacts are linked from: the optimized LLVM bitcode (`accy.bitcode`)
+    for NVVM, the relocatable objects the code object was linked from
+    (`accy.relocatable`) for ROCDL, one per piece of the module compiled
+    apart. The host module (`builtin.module @host`, LLVM dialect) becomes
+    the `accy.host_object` attribute of the kernel module (an x86-64 ELF
+    relocatable object plus its bitcode, the triple, the CPU and the
+    exported `_mlir_ciface_` symbols; every other host function is made
+    internal). The output is checked: no module may declare a function it
+    does not define, other than intrinsics (and, on the host, the allowed
+    externals).
   }];
 }
 
@@ -153,7 +172,7 @@ def ExportArtifacts : Pass<"accy-choir-export-artifacts", "mlir::ModuleOp"> {
   let summary = "Write the artifacts of a target product to files";
   let description = [{
     For tests and tools: writes the whole-file artifacts of the target
-    product (`accy::target::linkFileArtifacts`: every kernel linked into one
+    product (`accy::codegen::linkFileArtifacts`: every kernel linked into one
     PTX per sm_*, one HSACO per gfx*, one host object) as
     `<directory>/<stem>.<target>.{ptx,hsaco,o}`, or with `per-kernel` the
     artifacts of each kernel module as `<stem>.<kernel>.<target>...`. Files

@@ -41,7 +41,8 @@ def ChoirActivationLower
     `log_softmax` become the numerically stable form: a max reduction, then
     `exp(x - max)`, a sum reduction, and a division (or
     `x - max - log(sum)`). Reductions are `linalg.generic` ops with reduction
-    iterators initialised by `linalg.fill`.
+    iterators initialised by `linalg.fill`. f16/bf16 compute in f32; `relu`,
+    `abs` and `neg` also take (non-bool) integers, with arith integer ops.
   }];
   let dependentDialects = TensorLoweringDialects;
 }
@@ -52,10 +53,11 @@ def ChoirEinsumLower : Pass<"accy-choir-einsum-lower", "mlir::ModuleOp"> {
     One loop per label: result labels are parallel, the others reductions.
     Repeated labels in an operand read a diagonal; an ellipsis dimension of
     size 1 against a larger one is broadcast (the unit dimension is
-    collapsed and not indexed). The accumulator is zero-filled; f16/bf16
-    accumulate in f32 and are truncated afterwards. `ij,jk->ik` and
-    `bij,bjk->bik` without broadcasting become `linalg.matmul` and
-    `linalg.batch_matmul` when `use-named-ops` is set.
+    collapsed and not indexed). Where there are reduction loops the
+    accumulator is zero-filled; f16/bf16 accumulate in f32 and are truncated
+    afterwards. `ij,jk->ik` and `bij,bjk->bik` without broadcasting, and not
+    in f16/bf16, become `linalg.matmul` and `linalg.batch_matmul` when
+    `use-named-ops` is set.
   }];
   let options = [
     Option<"useNamedOps", "use-named-ops", "bool", "true",
@@ -90,8 +92,8 @@ def ChoirReductionLower
     A `linalg.generic` with reduction iterators over the reduced axes into a
     `linalg.fill`ed accumulator (0, -inf or +inf; the integer extremes for
     integers), then a division by the element count for `mean`; `keepdims`
-    adds the unit dimensions back with `tensor.expand_shape`. f16/bf16
-    accumulate in f32.
+    adds the unit dimensions back with `tensor.expand_shape`. f16/bf16 sums
+    and means accumulate in f32; max and min stay in the element type.
   }];
   let dependentDialects = TensorLoweringDialects;
 }
@@ -106,8 +108,8 @@ def ChoirElementwiseLower
     `arith.constant` otherwise; `full` becomes `linalg.fill` of a
     `tensor.empty`; `iota` a `linalg.generic` over `linalg.index`. Floats
     use arith float ops (ordered comparisons, `une` for `!=`), integers
-    signed arith integer ops; integer division never traps (`x / 0` is 0,
-    `x / -1` is `-x`, wrapping).
+    signed arith integer ops (booleans compare unsigned); integer division
+    never traps (`x / 0` is 0, `x / -1` is `-x`, wrapping).
   }];
   let dependentDialects = TensorLoweringDialects;
 }
