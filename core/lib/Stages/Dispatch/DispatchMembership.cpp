@@ -1,0 +1,109 @@
+//===- DispatchMembership.cpp - Which ops a dispatch holds ----------------===//
+
+#include "accy/Stages/Dispatch/Plan.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace accy;
+
+int64_t accy::getDispatchId(Operation *op) {
+  auto dispatch = op->getAttrOfType<DictionaryAttr>(kDispatchAttr);
+  if (!dispatch)
+    return -1;
+  if (auto id = dispatch.getAs<IntegerAttr>("id"))
+    return id.getInt();
+  return -1;
+}
+
+/// The `role` of an op in its dispatch; empty for a root or a non-dispatch.
+static StringRef dispatchRole(Operation *op) {
+  auto dispatch = op->getAttrOfType<DictionaryAttr>(kDispatchAttr);
+  if (!dispatch)
+    return {};
+  auto role = dispatch.getAs<StringAttr>("role");
+  return role ? role.getValue() : StringRef();
+}
+
+bool accy::isDispatchInit(Operation *op) { return dispatchRole(op) == "init"; }
+
+bool accy::isDispatchEpilogue(Operation *op) {
+  return dispatchRole(op) == "epilogue";
+}
+
+static AffineMap resultMap(linalg::LinalgOp op) {
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+}
+
+bool accy::runsAtRootResult(linalg::LinalgOp op, linalg::LinalgOp root) {
+  return op.getNumReductionLoops() == 0 &&
+         op.getNumLoops() == resultMap(root).getNumResults();
+}
+
+bool accy::followsRootRow(linalg::LinalgOp op, linalg::LinalgOp root) {
+  if (classifyDispatch(root).schedule != Schedule::RowReduction ||
+      op.getNumLoops() != root.getNumLoops())
+    return false;
+  if (op.getNumReductionLoops() == 0)
+    return true;
+  return op.getIteratorTypesArray() == root.getIteratorTypesArray() &&
+         resultMap(op) == resultMap(root) &&
+         classifyDispatch(op).schedule == Schedule::RowReduction;
+}
+
+bool accy::isPerRowElement(linalg::LinalgOp op, linalg::LinalgOp root) {
+  return op.getNumLoops() == root.getNumLoops() &&
+         op.getNumReductionLoops() == 0;
+}
+
+bool accy::readsInRootKernel(linalg::LinalgOp op, OpOperand *input,
+                             linalg::LinalgOp root, bool perRowElement) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (op.getNumLoops() == root.getNumLoops())
+    return perRowElement ? map.isIdentity() : map == resultMap(root);
+  return !perRowElement && map.isIdentity();
+}
+
+void accy::cloneForEachUseButFirst(RewriterBase &rewriter, Operation *op) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : op->getResult(0).getUses())
+    uses.push_back(&use);
+  llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+    if (a->getOwner() == b->getOwner())
+      return a->getOperandNumber() < b->getOperandNumber();
+    return a->getOwner()->isBeforeInBlock(b->getOwner());
+  });
+  for (OpOperand *use : llvm::drop_begin(uses)) {
+    rewriter.setInsertionPoint(use->getOwner());
+    Operation *copy = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(use->getOwner(),
+                             [&] { use->set(copy->getResult(0)); });
+  }
+}
+
+bool accy::hoistBefore(Value value, Operation *point) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != point->getBlock() ||
+      def->isBeforeInBlock(point))
+    return true;
+  // A fill on tensors (a reduction's start) is the one op with a region
+  // that moves; its body uses nothing from outside.
+  if (!isMemoryEffectFree(def) ||
+      (def->getNumRegions() != 0 && !isa<linalg::FillOp>(def)))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistBefore(operand, point))
+      return false;
+  def->moveBefore(point);
+  return true;
+}
+
+Operation *accy::getDispatchRoot(Operation *op) {
+  int64_t id = getDispatchId(op);
+  for (Operation *it = op->getPrevNode(); it; it = it->getPrevNode())
+    if (getDispatchId(it) == id && dispatchRole(it).empty())
+      return it;
+  return nullptr;
+}
