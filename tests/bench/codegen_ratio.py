@@ -59,7 +59,7 @@ def main():
         for i in range(RUNS):
             times = stage_pass_times(args.accyc, args.source, args.target,
                                      "%s/run%d" % (tmp, i))
-            serialize = times.pop("accy-choir-serialize", None)
+            serialize = times.pop("accy-serialize", None)
             if serialize is None or not times:
                 sys.exit("no per-pass times of the target stage in accyc's "
                          "--timing --stats output")

@@ -125,7 +125,7 @@ test('a pass that leaves IR that does not verify: one verifier failure naming st
 });
 
 test('a pass failure in the target stage, after the checked program was published: published again on its UTF-16 range, pulled as pushed, then cleared', async () => {
-  const s = await faultySession('accy-choir-legalize-math:fail:k');
+  const s = await faultySession('accy-legalize-math:fail:k');
   try {
     const text = '/* é€😀 */ kernel k(x: f64[N]) -> f64[N] {\n  return exp(x);\n}\n';
     const uri = uriOf(path.join(inputs, 'target-failure.accy'));
@@ -138,8 +138,8 @@ test('a pass failure in the target stage, after the checked program was publishe
     assert.deepEqual(ofVersion1().map((p) => p.diagnostics.length), [0, 1]);
     const [d] = published.diagnostics;
     assert.equal(d.source, 'accy-choir-target');
-    assert.equal(d.code, 'accy-choir-legalize-math');
-    assert.match(d.message, /^ACCY_INJECT_FAULT: 'accy-choir-legalize-math' fails \(pass failure in kernel 'k'\)$/);
+    assert.equal(d.code, 'accy-legalize-math');
+    assert.match(d.message, /^ACCY_INJECT_FAULT: 'accy-legalize-math' fails \(pass failure in kernel 'k'\)$/);
     const at = positionOf(text, 'k(');
     assert.deepEqual(d.range, { start: at, end: { line: at.line, character: at.character + 1 } });
     const pulled = await s.request('textDocument/diagnostic', { textDocument: { uri } });
@@ -172,7 +172,7 @@ test('abort() in a pass (what a failed assert does): an internal failure, the se
 });
 
 test('a crash in the target stage (after the checked program was published): published again, naming it', async () => {
-  const s = await faultySession('accy-choir-serialize:crash:softmax');
+  const s = await faultySession('accy-serialize:crash:softmax');
   try {
     const a = openFile(s, twoKernels);
     await s.diagnosticsFor(a.uri, 1, 60000);
@@ -183,8 +183,8 @@ test('a crash in the target stage (after the checked program was published): pub
     assert.equal(last.version, 1);
     const d = of(last.diagnostics, 'softmax');
     assert.equal(d.source, 'accy-choir-target');
-    assert.equal(d.code, 'accy-choir-serialize');
-    assert.match(d.message, /internal compiler error \(signal 11 .*\) while running 'accy-choir-serialize'/);
+    assert.equal(d.code, 'accy-serialize');
+    assert.match(d.message, /internal compiler error \(signal 11 .*\) while running 'accy-serialize'/);
     assert.equal(await s.shutdownAndExit(), 0);
   } finally {
     s.kill();
@@ -208,7 +208,7 @@ test('a crash or a fatal error in LLVM code generation (a task on a thread of th
         assert.equal(last.version, version);
         const targets = last.diagnostics.map((d) => {
           assert.equal(d.source, 'accy-choir-target');
-          assert.equal(d.code, 'accy-choir-serialize');
+          assert.equal(d.code, 'accy-serialize');
           assert.match(d.message, /kernel 'softmax'/);
           assert.match(d.message, reason);
           return d.message.match(/internal compiler error \(.*\) in LLVM code generation for (\S+)/)[1];

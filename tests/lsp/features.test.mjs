@@ -152,7 +152,7 @@ test('accy-lsp --check runs every feature on a file', async () => {
   assert.match(stdout, /stage output softmax target: \d+ bytes/);
   // A failing stage (here a pass failure the test hook makes) exits with 1.
   const failing = await promisify(execFile)(serverPath(), ['--check', file],
-    { env: { ...process.env, ACCY_INJECT_FAULT: 'accy-choir-legalize-math:fail' } }).catch((e) => e);
+    { env: { ...process.env, ACCY_INJECT_FAULT: 'accy-legalize-math:fail' } }).catch((e) => e);
   assert.equal(failing.code, 1);
-  assert.match(failing.stdout, /error \[accy-choir-target accy-choir-legalize-math\]/);
+  assert.match(failing.stdout, /error \[accy-choir-target accy-legalize-math\]/);
 });

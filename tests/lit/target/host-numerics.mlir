@@ -1,9 +1,9 @@
 // REQUIRES: host-cxx
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=host" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-choir-export-artifacts="directory=%t stem=kernels" -o /dev/null
+// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=host" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-export-artifacts="directory=%t stem=kernels" -o /dev/null
 // RUN: %host-cxx -O1 %S/Inputs/host_numerics.cpp %t/kernels.host.o -o %t/numerics
 // RUN: %t/numerics | FileCheck %s --check-prefix=NUM
-// RUN: accy-opt %S/Inputs/math.mlir --accy-choir-dispatch="targets=host" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-choir-export-artifacts="directory=%t stem=math" -o /dev/null
+// RUN: accy-opt %S/Inputs/math.mlir --accy-choir-dispatch="targets=host" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-export-artifacts="directory=%t stem=math" -o /dev/null
 // RUN: %host-cxx -O1 %S/Inputs/host_math.cpp %t/math.host.o -o %t/math
 // RUN: %t/math | FileCheck %s --check-prefix=MATH
 

@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=host" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-choir-export-artifacts="directory=%t stem=kernels" -o /dev/null
+// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=host" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-export-artifacts="directory=%t stem=kernels" -o /dev/null
 // RUN: llvm-readelf -h %t/kernels.host.o | FileCheck %s --check-prefix=ELF
 // RUN: llvm-nm --defined-only --extern-only %t/kernels.host.o | FileCheck %s --check-prefix=DEFINED
 // RUN: llvm-nm --undefined-only %t/kernels.host.o | FileCheck %s --check-prefix=UNDEFINED

@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=gfx90a,gfx942" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-choir-export-artifacts="directory=%t stem=kernels" -o /dev/null
+// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=gfx90a,gfx942" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-export-artifacts="directory=%t stem=kernels" -o /dev/null
 // RUN: llvm-readelf -h -s %t/kernels.gfx942.hsaco | FileCheck %s --check-prefixes=ELF,GFX942
 // RUN: llvm-readelf -h -s %t/kernels.gfx90a.hsaco | FileCheck %s --check-prefixes=ELF,GFX90A
 // RUN: llvm-nm -u %t/kernels.gfx942.hsaco | count 0

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --verify-diagnostics --accy-choir-legalize-math -o /dev/null
+// RUN: accy-opt %s --split-input-file --verify-diagnostics --accy-legalize-math -o /dev/null
 
 func.func @f64_erf(%x: f64) -> f64 {
   // expected-error @+1 {{'math.erf' on 'f64' has no self-contained lowering on every target (only f32 transcendentals and f64 exp, log and tanh are approximated)}}

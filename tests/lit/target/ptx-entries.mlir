@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=sm_80,sm_90" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-choir-export-artifacts="directory=%t stem=kernels" -o /dev/null
+// RUN: accy-opt %S/Inputs/kernels.mlir --accy-choir-dispatch="targets=sm_80,sm_90" --accy-choir-memory --accy-choir-kernel --accy-choir-target --accy-export-artifacts="directory=%t stem=kernels" -o /dev/null
 // RUN: FileCheck %s --check-prefixes=PTX,SM90 < %t/kernels.sm_90.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,SM80 < %t/kernels.sm_80.ptx
 

@@ -107,7 +107,7 @@ def ScanLoops : Pass<"accy-choir-scan-loops", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
-def SinkIntoLaunches : Pass<"accy-choir-sink-into-launches",
+def SinkIntoLaunches : Pass<"accy-sink-into-launches",
                              "mlir::ModuleOp"> {
   let summary = "Recompute scalars inside the kernels instead of passing them";
   let description = [{

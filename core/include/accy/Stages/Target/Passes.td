@@ -10,7 +10,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def SelectTargets : Pass<"accy-choir-select-targets", "mlir::ModuleOp"> {
+def SelectTargets : Pass<"accy-select-targets", "mlir::ModuleOp"> {
   let summary = "Keep the code of the requested targets only";
   let description = [{
     With a non-empty `targets`, drops the gpu.modules, launch functions and
@@ -38,7 +38,7 @@ def LegalizeMathToF32 : Pass<"accy-legalize-math-to-f32"> {
                            "mlir::math::MathDialect"];
 }
 
-def OutlineMath : Pass<"accy-choir-outline-math", "mlir::gpu::GPUModuleOp"> {
+def OutlineMath : Pass<"accy-outline-math", "mlir::gpu::GPUModuleOp"> {
   let summary = "Call one copy of a transcendental that an NVPTX module "
                 "repeats";
   let description = [{
@@ -65,7 +65,7 @@ def OutlineMath : Pass<"accy-choir-outline-math", "mlir::gpu::GPUModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
-def LegalizeMath : Pass<"accy-choir-legalize-math", "mlir::ModuleOp"> {
+def LegalizeMath : Pass<"accy-legalize-math", "mlir::ModuleOp"> {
   let summary = "Rewrite math ops into self-contained arithmetic, the same "
                 "way on every target";
   let description = [{
@@ -108,7 +108,7 @@ def ExpandStridedMetadata : Pass<"accy-expand-strided-metadata"> {
                            "mlir::memref::MemRefDialect"];
 }
 
-def ConvertGPUToNVVM : Pass<"accy-choir-convert-gpu-to-nvvm",
+def ConvertGPUToNVVM : Pass<"accy-convert-gpu-to-nvvm",
                             "mlir::gpu::GPUModuleOp"> {
   let summary = "Lower a gpu.module with an NVVM target to the LLVM and NVVM "
                 "dialects, without libdevice";
@@ -126,7 +126,7 @@ def ConvertGPUToNVVM : Pass<"accy-choir-convert-gpu-to-nvvm",
                            "mlir::NVVM::NVVMDialect"];
 }
 
-def ConvertGPUToROCDL : Pass<"accy-choir-convert-gpu-to-rocdl",
+def ConvertGPUToROCDL : Pass<"accy-convert-gpu-to-rocdl",
                              "mlir::gpu::GPUModuleOp"> {
   let summary = "Lower a gpu.module with a ROCDL target to the LLVM and ROCDL "
                 "dialects, without ROCm device libraries";
@@ -147,7 +147,7 @@ def ConvertGPUToROCDL : Pass<"accy-choir-convert-gpu-to-rocdl",
                            "mlir::ROCDL::ROCDLDialect"];
 }
 
-def Serialize : Pass<"accy-choir-serialize", "mlir::ModuleOp"> {
+def Serialize : Pass<"accy-serialize", "mlir::ModuleOp"> {
   let summary = "Compile lowered gpu.modules and the host module into "
                 "artifacts";
   let description = [{
@@ -168,7 +168,7 @@ def Serialize : Pass<"accy-choir-serialize", "mlir::ModuleOp"> {
   }];
 }
 
-def ExportArtifacts : Pass<"accy-choir-export-artifacts", "mlir::ModuleOp"> {
+def ExportArtifacts : Pass<"accy-export-artifacts", "mlir::ModuleOp"> {
   let summary = "Write the artifacts of a target product to files";
   let description = [{
     For tests and tools: writes the whole-file artifacts of the target

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(accy-choir-convert-gpu-to-nvvm))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(accy-convert-gpu-to-nvvm))' | FileCheck %s
 
 // An NVVM gpu.module becomes LLVM and NVVM dialect code without libdevice:
 // math ops are LLVM intrinsics that the NVPTX backend selects, gpu.block_dim

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --accy-choir-sink-into-launches | FileCheck %s
+// RUN: accy-opt %s --split-input-file --accy-sink-into-launches | FileCheck %s
 
 // The divisor of a mean is computed from a dimension of the input: the
 // whole computation moves into the kernel, which then takes the input

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --accy-choir-legalize-math | FileCheck %s
+// RUN: accy-opt %s --accy-legalize-math | FileCheck %s
 
 // Transcendentals become arithmetic (polynomials, range reduction through
 // bit manipulation, exp/log range handling for subnormals), with no fma:

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(accy-choir-convert-gpu-to-rocdl))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(accy-convert-gpu-to-rocdl))' | FileCheck %s
 
 // A ROCDL gpu.module becomes LLVM and ROCDL dialect code without the ROCm
 // device libraries: math ops are LLVM intrinsics (no __ocml_ call),

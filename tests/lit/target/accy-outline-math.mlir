@@ -1,5 +1,5 @@
-// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(accy-choir-outline-math))' | FileCheck %s
-// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(accy-choir-outline-math{min-copies=3}))' | FileCheck %s --check-prefix=THREE
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(accy-outline-math))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(accy-outline-math{min-copies=3}))' | FileCheck %s --check-prefix=THREE
 
 // Eight tanh of one type in an NVPTX module become calls of one internal
 // function named after the kernel; the four exp stay where they are, and
