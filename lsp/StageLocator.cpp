@@ -2,7 +2,9 @@
 
 #include "StageLocator.h"
 
+#include "accy/CodeGen/Artifacts.h"
 #include "accy/Pipeline/Product.h"
+#include "accy/Stages/Dispatch/Plan.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -44,61 +46,46 @@ static bool namesOrdinal(mlir::Location loc, llvm::StringRef kernel,
   return found;
 }
 
-/// The dispatch id of the first op of the expression in the dispatch stage.
-static std::optional<int64_t> dispatchOf(mlir::ModuleOp module,
-                                         llvm::StringRef kernel,
-                                         const std::set<unsigned> &ordinals) {
-  std::optional<int64_t> dispatch;
+/// The root of the dispatch that the first op of the expression belongs to
+/// in the dispatch stage, or null.
+static mlir::Operation *dispatchRootOf(mlir::ModuleOp module,
+                                       llvm::StringRef kernel,
+                                       const std::set<unsigned> &ordinals) {
+  mlir::Operation *root = nullptr;
   module.walk([&](mlir::Operation *op) {
     if (!namesOrdinal(op->getLoc(), kernel, ordinals))
       return mlir::WalkResult::advance();
     for (mlir::Operation *at = op; at && at != module.getOperation();
          at = at->getParentOp())
-      // accy.dispatch = {id = N, kind = ...} or {id = N, role = "init"}.
-      if (auto tag = at->getAttrOfType<mlir::DictionaryAttr>(kDispatchAttr))
-        if (auto id = tag.getAs<mlir::IntegerAttr>("id")) {
-          dispatch = id.getInt();
-          return mlir::WalkResult::interrupt();
-        }
+      if (getDispatchId(at) >= 0) {
+        // An init or epilogue lands where its root does.
+        root = isDispatchInit(at) || isDispatchEpilogue(at)
+                   ? getDispatchRoot(at)
+                   : at;
+        if (!root)
+          root = at;
+        return mlir::WalkResult::interrupt();
+      }
     return mlir::WalkResult::advance();
   });
-  return dispatch;
+  return root;
 }
 
-static std::string scheduleOf(mlir::ModuleOp module, int64_t dispatch) {
-  auto plans = module->getAttrOfType<mlir::ArrayAttr>(kDispatchesAttr);
-  if (!plans)
-    return "";
-  for (mlir::Attribute plan : plans) {
-    auto dict = llvm::dyn_cast<mlir::DictionaryAttr>(plan);
-    auto id = dict ? dict.getAs<mlir::IntegerAttr>("id") : nullptr;
-    if (id && id.getInt() == dispatch)
-      if (auto schedule = dict.getAs<mlir::StringAttr>("schedule"))
-        return schedule.str();
-  }
-  return "";
-}
-
+/// The GPU kernels (target, entry name) that dispatch `dispatch` became,
+/// from the kernel summary of the kernel stage's product.
 static std::vector<std::pair<std::string, std::string>>
 gpuKernelsOf(mlir::ModuleOp module, int64_t dispatch) {
   std::vector<std::pair<std::string, std::string>> out;
-  auto summary = module->getAttrOfType<mlir::DictionaryAttr>(kKernelsAttr);
-  auto targets = summary ? summary.getAs<mlir::DictionaryAttr>("targets")
-                         : nullptr;
-  if (!targets)
+  llvm::Expected<codegen::KernelSummary> summary =
+      codegen::readKernelSummary(module);
+  if (!summary) {
+    llvm::consumeError(summary.takeError());
     return out;
-  for (mlir::NamedAttribute target : targets) {
-    auto kernels = llvm::dyn_cast<mlir::ArrayAttr>(target.getValue());
-    if (!kernels)
-      continue;
-    for (mlir::Attribute k : kernels) {
-      auto dict = llvm::dyn_cast<mlir::DictionaryAttr>(k);
-      auto id = dict ? dict.getAs<mlir::IntegerAttr>("dispatch") : nullptr;
-      auto name = dict ? dict.getAs<mlir::StringAttr>("name") : nullptr;
-      if (id && name && id.getInt() == dispatch)
-        out.push_back({target.getName().str(), name.str()});
-    }
   }
+  for (const auto &[target, launches] : summary->targets)
+    for (const codegen::KernelLaunch &launch : launches)
+      if (launch.dispatch == dispatch)
+        out.push_back({target, launch.name});
   return out;
 }
 
@@ -110,10 +97,12 @@ ExpressionLanding accy::lsp::locateExpression(const CompileResult &result,
   if (!dispatchModule)
     return landing;
   std::set<unsigned> ordinals = ordinalsOf(result, kernel, begin, end);
-  landing.dispatch = dispatchOf(dispatchModule, kernel, ordinals);
-  if (!landing.dispatch)
+  mlir::Operation *root = dispatchRootOf(dispatchModule, kernel, ordinals);
+  if (!root)
     return landing;
-  landing.schedule = scheduleOf(dispatchModule, *landing.dispatch);
+  landing.dispatch = getDispatchId(root);
+  if (std::optional<Schedule> schedule = getPlannedSchedule(root))
+    landing.schedule = stringifySchedule(*schedule).str();
   if (mlir::ModuleOp kernelModule = result.kernel(StageId::Kernel, kernel))
     landing.gpuKernels = gpuKernelsOf(kernelModule, *landing.dispatch);
   return landing;

@@ -282,6 +282,14 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
   return b.getDictionaryAttr(plan);
 }
 
+std::optional<Schedule> accy::getPlannedSchedule(Operation *root) {
+  auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
+  auto name = plan ? plan.getAs<StringAttr>("schedule") : StringAttr();
+  if (!name)
+    return std::nullopt;
+  return symbolizeSchedule(name.getValue());
+}
+
 DictionaryAttr accy::getTargetPlan(Operation *root, StringRef target) {
   auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
   if (!plan)

@@ -151,10 +151,7 @@ findUnreadResults(linalg::LinalgOp root, ArrayRef<linalg::LinalgOp> epilogues,
 
 /// Whether `root` is planned as a row reduction (on every GPU target alike).
 bool isRowReduction(linalg::LinalgOp root) {
-  auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
-  auto name = plan ? plan.getAs<StringAttr>("schedule") : StringAttr();
-  return name &&
-         name.getValue() == stringifySchedule(Schedule::RowReduction);
+  return getPlannedSchedule(root) == Schedule::RowReduction;
 }
 
 KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {

@@ -101,6 +101,10 @@ planDispatch(mlir::linalg::LinalgOp op,
              llvm::ArrayRef<const target::TargetProfile *> targets,
              const RowPipeline &pipeline = {});
 
+/// The schedule a dispatch root is planned with, or none (no plan, or a
+/// schedule this compiler does not know).
+std::optional<Schedule> getPlannedSchedule(mlir::Operation *root);
+
 /// The per-target part of a plan, or null.
 mlir::DictionaryAttr getTargetPlan(mlir::Operation *root,
                                    llvm::StringRef target);
