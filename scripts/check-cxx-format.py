@@ -109,8 +109,14 @@ def main():
                 (path, [str(n) for n in found] or [f"{a}-{b}" for a, b in ranges]))
 
     if not unformatted:
+        # A shallow clone shows its oldest commit adding every file, so the
+        # check covers only what changed after that commit.
+        shallow = git(args.repo, "rev-parse",
+                      "--is-shallow-repository").strip() == "true"
         print(f"check-cxx-format: C++ lines changed since {base[:12]} "
-              "are formatted")
+              "are formatted" +
+              (" (a shallow clone: since its oldest commit)" if shallow and
+               not args.base else ""))
         return 0
     for path, lines in unformatted:
         print(f"{path}: not formatted at line(s) {', '.join(lines)}")
