@@ -82,7 +82,7 @@ void accy::driver::removeTargetArtifacts(llvm::StringRef dir,
                                          llvm::StringRef name,
                                          llvm::ArrayRef<std::string> targets) {
   for (const std::string &t : targets) {
-    auto profile = target::lookupTargetProfile(t);
+    auto profile = lookupTargetProfile(t);
     if (!profile) {
       llvm::consumeError(profile.takeError());
       continue;

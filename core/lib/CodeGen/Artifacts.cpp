@@ -21,7 +21,6 @@
 using namespace mlir;
 using namespace accy;
 using namespace accy::codegen;
-using namespace accy::target;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());

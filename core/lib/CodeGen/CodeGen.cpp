@@ -45,7 +45,7 @@ void LLVMInitializeX86AsmPrinter();
 }
 
 using namespace accy::codegen;
-using namespace accy::target;
+using namespace accy;
 
 #ifndef ACCY_LLVM_TOOLS_DIR
 #define ACCY_LLVM_TOOLS_DIR ""

@@ -25,7 +25,6 @@
 using namespace mlir;
 using namespace accy;
 using namespace accy::codegen;
-using namespace accy::target;
 
 namespace {
 

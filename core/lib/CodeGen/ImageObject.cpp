@@ -36,7 +36,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 using namespace accy::codegen;
-using namespace accy::target;
+using namespace accy;
 
 std::string
 accy::codegen::getImageTableSymbol(llvm::StringRef stem,

@@ -16,7 +16,7 @@
 #include "llvm/IR/Module.h"
 
 using namespace accy::codegen;
-using namespace accy::target;
+using namespace accy;
 
 llvm::Expected<std::string> accy::codegen::joinCode(
     const TargetProfile &profile, llvm::ArrayRef<llvm::StringRef> linkables,

@@ -20,7 +20,6 @@
 using namespace mlir;
 using namespace accy;
 using namespace accy::codegen;
-using namespace accy::target;
 
 static llvm::Error interfaceError(llvm::StringRef kernel,
                                   const llvm::Twine &message) {

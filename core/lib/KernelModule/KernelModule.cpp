@@ -8,7 +8,6 @@
 
 using namespace mlir;
 using namespace accy;
-using target::TargetProfile;
 
 LogicalResult
 accy::forEachKernelModule(ModuleOp root,
@@ -67,7 +66,7 @@ accy::getPlannedTargets(ModuleOp kernel) {
       return kernel.emitError()
              << "'" << kTargetsAttr << "' must be an array of strings";
     llvm::Expected<const TargetProfile &> profile =
-        target::lookupTargetProfile(str.getValue());
+        lookupTargetProfile(str.getValue());
     if (!profile)
       return kernel.emitError() << llvm::toString(profile.takeError());
     result.push_back(&*profile);

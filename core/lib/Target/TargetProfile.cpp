@@ -5,7 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
-using namespace accy::target;
+using namespace accy;
 
 // Shared memory: 48 KiB is the static per-block limit on NVIDIA parts (more
 // needs the dynamic opt-in, which our static workgroup buffers do not use);
@@ -65,12 +65,10 @@ llvm::StringRef TargetProfile::artifactExtension() const {
   llvm_unreachable("unknown artifact kind");
 }
 
-llvm::ArrayRef<TargetProfile> accy::target::getTargetProfiles() {
-  return kProfiles;
-}
+llvm::ArrayRef<TargetProfile> accy::getTargetProfiles() { return kProfiles; }
 
 llvm::Expected<const TargetProfile &>
-accy::target::lookupTargetProfile(llvm::StringRef name) {
+accy::lookupTargetProfile(llvm::StringRef name) {
   for (const TargetProfile &profile : kProfiles)
     if (profile.name == name)
       return profile;
@@ -83,7 +81,7 @@ accy::target::lookupTargetProfile(llvm::StringRef name) {
 }
 
 llvm::Expected<llvm::SmallVector<const TargetProfile *>>
-accy::target::parseTargetList(llvm::StringRef list) {
+accy::parseTargetList(llvm::StringRef list) {
   llvm::SmallVector<llvm::StringRef> names;
   list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   llvm::SmallVector<const TargetProfile *> result;
@@ -108,7 +106,7 @@ accy::target::parseTargetList(llvm::StringRef list) {
 }
 
 std::string
-accy::target::joinTargetNames(llvm::ArrayRef<const TargetProfile *> profiles) {
+accy::joinTargetNames(llvm::ArrayRef<const TargetProfile *> profiles) {
   std::string result;
   for (const TargetProfile *profile : profiles) {
     if (!result.empty())

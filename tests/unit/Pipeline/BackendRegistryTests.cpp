@@ -30,7 +30,7 @@ using namespace accy;
 /// Optimizes and emits a module with one empty function for `targetName`;
 /// the error's message when that fails.
 static std::string emitEmptyModule(llvm::StringRef targetName) {
-  auto profile = target::lookupTargetProfile(targetName);
+  auto profile = lookupTargetProfile(targetName);
   if (!profile)
     return llvm::toString(profile.takeError());
   llvm::LLVMContext context;

@@ -32,7 +32,7 @@ namespace {
 /// PTX for sm_90 of a kernel that sums `n` floats of `a` into `out[0]`,
 /// indexing `a` with the loop's counter.
 std::string sumLoopPTX() {
-  auto profile = target::lookupTargetProfile("sm_90");
+  auto profile = lookupTargetProfile("sm_90");
   REQUIRE(succeeded(profile.takeError()));
   llvm::LLVMContext context;
   llvm::Module module("sum", context);
@@ -77,14 +77,14 @@ TEST_CASE("every code generation pass NVPTX leaves out is one it registers",
   // Passes register as code generation first makes them.
   (void)sumLoopPTX();
   llvm::ArrayRef<llvm::StringRef> skipped =
-      codegen::getSkippedCodegenPasses(target::TargetKind::NVPTX);
+      codegen::getSkippedCodegenPasses(TargetKind::NVPTX);
   REQUIRE_FALSE(skipped.empty());
   for (llvm::StringRef name : skipped) {
     INFO(name.str());
     CHECK(llvm::PassRegistry::getPassRegistry()->getPassInfo(name));
   }
-  CHECK(codegen::getSkippedCodegenPasses(target::TargetKind::AMDGPU).empty());
-  CHECK(codegen::getSkippedCodegenPasses(target::TargetKind::Host).empty());
+  CHECK(codegen::getSkippedCodegenPasses(TargetKind::AMDGPU).empty());
+  CHECK(codegen::getSkippedCodegenPasses(TargetKind::Host).empty());
 }
 
 TEST_CASE("an NVPTX loop keeps addressing by its counter: no strength "

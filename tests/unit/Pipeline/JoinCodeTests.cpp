@@ -35,7 +35,7 @@ struct Piece {
 /// the internal `helper` adds 3 to (or multiplies by 3) its argument:
 /// compiled for sm_90.
 Piece compilePiece(llvm::StringRef entry, bool helperMultiplies) {
-  auto profile = target::lookupTargetProfile("sm_90");
+  auto profile = lookupTargetProfile("sm_90");
   REQUIRE(succeeded(profile.takeError()));
   llvm::LLVMContext context;
   llvm::Module module(entry, context);
@@ -73,7 +73,7 @@ Piece compilePiece(llvm::StringRef entry, bool helperMultiplies) {
 }
 
 std::string join(const Piece &a, const Piece &b) {
-  auto profile = target::lookupTargetProfile("sm_90");
+  auto profile = lookupTargetProfile("sm_90");
   REQUIRE(succeeded(profile.takeError()));
   auto joined = codegen::joinCode(*profile, {a.bitcode, b.bitcode},
                                   {a.ptx, b.ptx}, "pieces");

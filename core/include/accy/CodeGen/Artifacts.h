@@ -31,7 +31,7 @@ namespace accy::codegen {
 struct Artifact {
   /// Target profile name: "sm_90", "gfx942", "host".
   std::string target;
-  target::ArtifactKind kind;
+  ArtifactKind kind;
   /// PTX text, AMDGPU code object (ELF shared object) or ELF relocatable.
   std::string bytes;
 
@@ -47,7 +47,7 @@ llvm::Expected<std::vector<Artifact>> extractArtifacts(mlir::ModuleOp kernel);
 /// kernel's code with the file's other kernels': the optimized bitcode
 /// (kBitcodeProperty) or, for AMDGPU, the relocatable object the code
 /// object was linked from (kRelocatableProperty).
-llvm::StringRef getLinkableProperty(target::TargetKind kind);
+llvm::StringRef getLinkableProperty(TargetKind kind);
 
 /// Links the artifacts of all `kernels`, target by target: one artifact per
 /// target that every kernel has, containing all their kernels (it is an

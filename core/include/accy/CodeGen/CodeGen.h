@@ -27,8 +27,7 @@ class Target;
 namespace accy::codegen {
 
 /// The LLVM backend of `profile`, registered on first use (thread-safe).
-llvm::Expected<const llvm::Target &>
-getBackend(const target::TargetProfile &profile);
+llvm::Expected<const llvm::Target &> getBackend(const TargetProfile &profile);
 
 /// External functions a host object may call: the C allocator and the
 /// memory intrinsics' library forms (docs/abi.md).
@@ -36,22 +35,20 @@ llvm::ArrayRef<llvm::StringRef> getAllowedHostExternals();
 
 /// The LLVM optimization pipeline for `kind`'s code, in the text of
 /// `opt -passes=`.
-llvm::StringRef getOptimizationPipeline(target::TargetKind kind);
+llvm::StringRef getOptimizationPipeline(TargetKind kind);
 
 /// The IR passes of `kind`'s code generation pipeline that are left out,
 /// by their registered argument (`llc -debug-pass=Arguments` names them).
-llvm::ArrayRef<llvm::StringRef>
-getSkippedCodegenPasses(target::TargetKind kind);
+llvm::ArrayRef<llvm::StringRef> getSkippedCodegenPasses(TargetKind kind);
 
 /// Sets the triple and data layout of `module` for `profile` and runs
 /// getOptimizationPipeline(profile.kind).
-llvm::Error optimizeModule(llvm::Module &module,
-                           const target::TargetProfile &profile);
+llvm::Error optimizeModule(llvm::Module &module, const TargetProfile &profile);
 
 /// Fails, naming them, when `module` declares functions it does not define
 /// (other than intrinsics and, on the host, getAllowedHostExternals()).
 llvm::Error checkSelfContained(const llvm::Module &module,
-                               const target::TargetProfile &profile);
+                               const TargetProfile &profile);
 
 /// The module as LLVM bitcode.
 std::string writeBitcode(const llvm::Module &module);
@@ -66,13 +63,13 @@ linkBitcode(llvm::LLVMContext &context,
 /// other modules' code (joinCode, below): PTX text for NVPTX, an ELF
 /// relocatable object for AMDGPU and the host. An AMDGPU object loads only
 /// once linked into a code object (linkCodeObjects).
-llvm::Expected<std::string>
-emitObjectCode(llvm::Module &module, const target::TargetProfile &profile);
+llvm::Expected<std::string> emitObjectCode(llvm::Module &module,
+                                           const TargetProfile &profile);
 
 /// What a loader takes: emitObjectCode, and for AMDGPU the object linked
 /// into a code object.
 llvm::Expected<std::string> emitArtifact(llvm::Module &module,
-                                         const target::TargetProfile &profile);
+                                         const TargetProfile &profile);
 
 /// One loadable AMDGPU code object from relocatable objects of one profile
 /// (emitObjectCode's: of a kernel, or of some of its entries, each), with
@@ -88,7 +85,7 @@ linkCodeObjects(llvm::ArrayRef<llvm::StringRef> objects);
 /// host objects joined before; AMDGPU's are not read) and `linkables` what
 /// links them (NVPTX: the optimized bitcode; AMDGPU: relocatable objects).
 /// `name` names a module linked from the bitcode.
-llvm::Expected<std::string> joinCode(const target::TargetProfile &profile,
+llvm::Expected<std::string> joinCode(const TargetProfile &profile,
                                      llvm::ArrayRef<llvm::StringRef> linkables,
                                      llvm::ArrayRef<llvm::StringRef> codes,
                                      llvm::StringRef name);

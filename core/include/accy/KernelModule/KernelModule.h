@@ -44,7 +44,7 @@ llvm::StringRef getKernelName(mlir::ModuleOp kernel);
 
 /// The targets recorded by the planner on a kernel module; emits an error if
 /// the attribute is missing or names an unknown target.
-mlir::FailureOr<llvm::SmallVector<const target::TargetProfile *>>
+mlir::FailureOr<llvm::SmallVector<const TargetProfile *>>
 getPlannedTargets(mlir::ModuleOp kernel);
 
 } // namespace accy

@@ -15,7 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-namespace accy::target {
+namespace accy {
 
 /// The backend family a profile compiles through.
 enum class TargetKind { NVPTX, AMDGPU, Host };
@@ -77,6 +77,6 @@ std::string joinTargetNames(llvm::ArrayRef<const TargetProfile *> profiles);
 /// Default target list of the stage pipelines.
 inline constexpr llvm::StringLiteral kDefaultTargets = "sm_90,gfx942,host";
 
-} // namespace accy::target
+} // namespace accy
 
 #endif // ACCY_TARGET_TARGETPROFILE_H

@@ -8,7 +8,6 @@
 
 using namespace mlir;
 using namespace accy;
-using target::TargetProfile;
 
 static int64_t elementBytes(Type type) {
   Type element = getElementTypeOrSelf(type);
@@ -257,9 +256,8 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       // MLIR 19 lowers `gpu.shuffle up` to NVVM only; ROCDL gets `idx`
       // shuffles from computed lanes.
       entries.push_back(b.getNamedAttr(
-          "shuffle", b.getStringAttr(profile->kind == target::TargetKind::NVPTX
-                                         ? "up"
-                                         : "idx")));
+          "shuffle",
+          b.getStringAttr(profile->kind == TargetKind::NVPTX ? "up" : "idx")));
       break;
     }
     }

@@ -22,13 +22,13 @@ struct PlanSchedulePass
   using Base::Base;
 
   LogicalResult plan(ModuleOp kernel,
-                     ArrayRef<const target::TargetProfile *> profiles) {
+                     ArrayRef<const TargetProfile *> profiles) {
     func::FuncOp entry = getKernelEntry(kernel);
     if (!entry)
       return failure();
     Builder b(&getContext());
     SmallVector<Attribute> names;
-    for (const target::TargetProfile *profile : profiles)
+    for (const TargetProfile *profile : profiles)
       names.push_back(b.getStringAttr(profile->name));
     kernel->setAttr(kTargetsAttr, b.getArrayAttr(names));
 
@@ -87,8 +87,8 @@ struct PlanSchedulePass
   }
 
   void runOnOperation() override {
-    llvm::Expected<SmallVector<const target::TargetProfile *>> profiles =
-        target::parseTargetList(targets);
+    llvm::Expected<SmallVector<const TargetProfile *>> profiles =
+        parseTargetList(targets);
     if (!profiles) {
       getOperation().emitError()
           << "accy-choir-plan-schedule: " << llvm::toString(profiles.takeError());

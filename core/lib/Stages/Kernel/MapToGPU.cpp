@@ -176,8 +176,7 @@ KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
 
 struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
   LogicalResult mapLaunchFunction(func::FuncOp func, StringRef target) {
-    llvm::Expected<const target::TargetProfile &> profile =
-        target::lookupTargetProfile(target);
+    llvm::Expected<const TargetProfile &> profile = lookupTargetProfile(target);
     if (!profile)
       return func.emitError() << llvm::toString(profile.takeError());
     IRRewriter rewriter(&getContext());

@@ -46,7 +46,7 @@ struct SplitTargetsPass
     func::FuncOp entry = getKernelEntry(kernel);
     if (!entry)
       return failure();
-    FailureOr<SmallVector<const target::TargetProfile *>> targets =
+    FailureOr<SmallVector<const TargetProfile *>> targets =
         getPlannedTargets(kernel);
     if (failed(targets))
       return failure();
@@ -58,7 +58,7 @@ struct SplitTargetsPass
 
     OpBuilder builder(&getContext());
     bool host = false;
-    for (const target::TargetProfile *profile : *targets) {
+    for (const TargetProfile *profile : *targets) {
       if (!profile->isGPU()) {
         host = true;
         continue;

@@ -181,7 +181,7 @@ struct PlanBuffersPass
 
   /// Copies become planned elementwise dispatches.
   void materializeCopies(func::FuncOp entry,
-                         ArrayRef<const target::TargetProfile *> targets) {
+                         ArrayRef<const TargetProfile *> targets) {
     int64_t next = 0;
     entry.walk([&](Operation *op) {
       next = std::max(next, getDispatchId(op) + 1);
@@ -217,7 +217,7 @@ struct PlanBuffersPass
     func::FuncOp entry = getKernelEntry(kernel);
     if (!entry)
       return failure();
-    FailureOr<SmallVector<const target::TargetProfile *>> targets =
+    FailureOr<SmallVector<const TargetProfile *>> targets =
         getPlannedTargets(kernel);
     if (failed(targets))
       return failure();

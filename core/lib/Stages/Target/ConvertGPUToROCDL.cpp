@@ -26,6 +26,7 @@ namespace accy::target {
 } // namespace accy::target
 
 using namespace mlir;
+using namespace accy;
 using namespace accy::target;
 
 namespace {

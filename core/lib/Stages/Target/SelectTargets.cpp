@@ -22,11 +22,10 @@ struct SelectTargetsPass
   using Base::Base;
 
   LogicalResult select(ModuleOp kernel,
-                       ArrayRef<const target::TargetProfile *> profiles) {
+                       ArrayRef<const TargetProfile *> profiles) {
     auto requested = [&](StringRef name) {
-      return llvm::any_of(profiles, [&](const target::TargetProfile *p) {
-        return p->name == name;
-      });
+      return llvm::any_of(
+          profiles, [&](const TargetProfile *p) { return p->name == name; });
     };
     llvm::StringSet<> available;
     for (auto module : llvm::make_early_inc_range(
@@ -45,7 +44,7 @@ struct SelectTargetsPass
         if (!requested("host"))
           host.erase();
       }
-    for (const target::TargetProfile *profile : profiles)
+    for (const TargetProfile *profile : profiles)
       if (!available.contains(profile->name))
         return kernel.emitError()
                << "kernel '" << getKernelName(kernel)
@@ -74,8 +73,8 @@ struct SelectTargetsPass
   void runOnOperation() override {
     if (StringRef(targets).trim().empty())
       return;
-    llvm::Expected<SmallVector<const target::TargetProfile *>> profiles =
-        target::parseTargetList(targets);
+    llvm::Expected<SmallVector<const TargetProfile *>> profiles =
+        parseTargetList(targets);
     if (!profiles) {
       getOperation().emitError()
           << "accy-choir-target: " << llvm::toString(profiles.takeError());

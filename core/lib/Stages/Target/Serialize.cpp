@@ -58,7 +58,7 @@ struct CodePiece {
 struct CodegenJob {
   Operation *module;
   std::string kernel;
-  const target::TargetProfile *profile;
+  const TargetProfile *profile;
   std::vector<CodePiece> pieces;
   std::string artifact;
   std::string error; // what joining the pieces reported
@@ -68,9 +68,8 @@ struct CodegenJob {
 };
 
 /// The entries of a lowered GPU module, in order.
-SmallVector<LLVM::LLVMFuncOp> getEntries(Operation *module,
-                                         target::TargetKind kind) {
-  StringRef entryAttr = kind == target::TargetKind::NVPTX
+SmallVector<LLVM::LLVMFuncOp> getEntries(Operation *module, TargetKind kind) {
+  StringRef entryAttr = kind == TargetKind::NVPTX
                             ? NVVM::NVVMDialect::getKernelFuncAttrName()
                             : ROCDL::ROCDLDialect::getKernelFuncAttrName();
   SmallVector<LLVM::LLVMFuncOp> entries;
@@ -94,7 +93,7 @@ constexpr size_t kPieceOps = 1000;
 /// kernel gives the same bytes everywhere.
 void cutIntoPieces(CodegenJob &job) {
   SmallVector<LLVM::LLVMFuncOp> entries;
-  if (job.profile->kind != target::TargetKind::Host)
+  if (job.profile->kind != TargetKind::Host)
     entries = getEntries(job.module, job.profile->kind);
   // Consecutive entries share a piece until it holds kPieceOps ops.
   SmallVector<SmallVector<Operation *>> groups(1);
@@ -183,7 +182,7 @@ void generateCode(const CodegenJob &job, CodePiece &piece) {
     piece.error = llvm::toString(std::move(error));
     return;
   }
-  bool amdgpu = job.profile->kind == target::TargetKind::AMDGPU;
+  bool amdgpu = job.profile->kind == TargetKind::AMDGPU;
   if (!amdgpu)
     piece.linkable = codegen::writeBitcode(module);
   llvm::Expected<std::string> code =
@@ -255,8 +254,8 @@ struct SerializePass
     StringRef targetName = module.getName();
     if (auto name = module->getAttrOfType<StringAttr>(kGPUModuleTargetAttr))
       targetName = name.getValue();
-    llvm::Expected<const target::TargetProfile &> profile =
-        target::lookupTargetProfile(targetName);
+    llvm::Expected<const TargetProfile &> profile =
+        lookupTargetProfile(targetName);
     if (!profile)
       return module.emitError() << llvm::toString(profile.takeError());
     ArrayAttr targets = module.getTargetsAttr();
@@ -272,8 +271,7 @@ struct SerializePass
   /// exported; everything else is internal, so kernels of one file link
   /// together without clashes.
   FailureOr<CodegenJob> prepareHost(ModuleOp kernel, ModuleOp host) {
-    llvm::Expected<const target::TargetProfile &> profile =
-        target::lookupTargetProfile("host");
+    llvm::Expected<const TargetProfile &> profile = lookupTargetProfile("host");
     if (!profile)
       return host.emitError() << llvm::toString(profile.takeError());
     bool exports = false;
@@ -294,7 +292,7 @@ struct SerializePass
   void recordGPUModule(gpu::GPUModuleOp module, CodegenJob &job) {
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
-    auto format = job.profile->kind == target::TargetKind::NVPTX
+    auto format = job.profile->kind == TargetKind::NVPTX
                       ? gpu::CompilationTarget::Assembly
                       : gpu::CompilationTarget::Binary;
     SmallVector<Attribute> linkables;

@@ -26,7 +26,7 @@ struct DispatchPipelineOptions
   Option<std::string> targets{
       *this, "targets",
       llvm::cl::desc("Comma-separated target profiles to plan for"),
-      llvm::cl::init(std::string(target::kDefaultTargets))};
+      llvm::cl::init(std::string(kDefaultTargets))};
   Option<unsigned> maxRecomputeOps{
       *this, "max-recompute-ops",
       llvm::cl::desc("Largest producer body duplicated into consumers"),

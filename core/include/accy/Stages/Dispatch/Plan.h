@@ -96,10 +96,9 @@ struct RowPipeline {
 };
 
 /// The plan of `op` for `targets`: `{schedule, combiner?, targets = {...}}`.
-mlir::DictionaryAttr
-planDispatch(mlir::linalg::LinalgOp op,
-             llvm::ArrayRef<const target::TargetProfile *> targets,
-             const RowPipeline &pipeline = {});
+mlir::DictionaryAttr planDispatch(mlir::linalg::LinalgOp op,
+                                  llvm::ArrayRef<const TargetProfile *> targets,
+                                  const RowPipeline &pipeline = {});
 
 /// The schedule a dispatch root is planned with, or none (no plan, or a
 /// schedule this compiler does not know).
