@@ -34,8 +34,7 @@ struct ConvertGPUToNVVMPass
       return;
     // Block sizes reach ptxas as .maxntid: the upstream gpu.func lowering
     // turns known_block_size into nvvm.maxntid, so they are not needed here.
-    // Every NVIDIA GPU runs warps of 32 threads.
-    if (failed(prepareGPUModule(module, /*subgroupSize=*/32)))
+    if (failed(prepareGPUModule(module)))
       return signalPassFailure();
     auto addressSpace = [](gpu::AddressSpace space) -> unsigned {
       switch (space) {

@@ -26,7 +26,6 @@ namespace accy::target {
 } // namespace accy::target
 
 using namespace mlir;
-using namespace accy;
 using namespace accy::target;
 
 namespace {
@@ -54,15 +53,8 @@ struct ConvertGPUToROCDLPass
     if (!hasTarget<ROCDL::ROCDLTargetAttr>(module))
       return;
     MLIRContext *ctx = &getContext();
-    auto chip = cast<ROCDL::ROCDLTargetAttr>(module.getTargetsAttr()[0]);
-    llvm::Expected<const TargetProfile &> profile =
-        lookupTargetProfile(chip.getChip());
-    if (!profile) {
-      module.emitError() << llvm::toString(profile.takeError());
-      return signalPassFailure();
-    }
     FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>> blockSizes =
-        prepareGPUModule(module, profile->subgroupSize);
+        prepareGPUModule(module);
     if (failed(blockSizes))
       return signalPassFailure();
     WalkResult unsupported = module.walk([](gpu::GridDimOp op) {

@@ -3,6 +3,8 @@
 #include "GPULowering.h"
 #include "PatternRoots.h"
 
+#include "accy/Target/TargetProfile.h"
+
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -15,15 +17,38 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
+/// The threads of a subgroup on the chip `module`'s target attribute names.
+static FailureOr<unsigned> subgroupSizeOf(gpu::GPUModuleOp module) {
+  ArrayAttr targets = module.getTargetsAttr();
+  StringRef chip =
+      !targets || targets.empty()
+          ? StringRef()
+          : llvm::TypeSwitch<Attribute, StringRef>(targets[0])
+                .Case<NVVM::NVVMTargetAttr, ROCDL::ROCDLTargetAttr>(
+                    [](auto target) { return target.getChip(); })
+                .Default([](Attribute) { return StringRef(); });
+  llvm::Expected<const accy::TargetProfile &> profile =
+      accy::lookupTargetProfile(chip);
+  if (!profile)
+    return module.emitError() << llvm::toString(profile.takeError());
+  return profile->subgroupSize;
+}
+
 FailureOr<llvm::StringMap<SmallVector<int32_t, 3>>>
-accy::target::prepareGPUModule(gpu::GPUModuleOp module, unsigned subgroupSize) {
+accy::target::prepareGPUModule(gpu::GPUModuleOp module) {
+  FailureOr<unsigned> subgroupSize = subgroupSizeOf(module);
+  if (failed(subgroupSize))
+    return failure();
   llvm::StringMap<SmallVector<int32_t, 3>> blockSizes;
   for (auto func : module.getOps<gpu::GPUFuncOp>())
     if (auto known = func.getKnownBlockSizeAttr())
@@ -43,10 +68,10 @@ accy::target::prepareGPUModule(gpu::GPUModuleOp module, unsigned subgroupSize) {
   populateGpuRewritePatterns(patterns);
   // 32-bit values in 32-bit shuffles; wider ones (i64, f64) in 64-bit
   // shuffles, which the shuffle patterns above split in two.
-  populateGpuLowerSubgroupReduceToShufflePattenrs(patterns, subgroupSize,
+  populateGpuLowerSubgroupReduceToShufflePattenrs(patterns, *subgroupSize,
                                                   /*shuffleBitwidth=*/32,
                                                   /*benefit=*/2);
-  populateGpuLowerSubgroupReduceToShufflePattenrs(patterns, subgroupSize,
+  populateGpuLowerSubgroupReduceToShufflePattenrs(patterns, *subgroupSize,
                                                   /*shuffleBitwidth=*/64);
   if (failed(applyPatternsToRoots(module, std::move(patterns))))
     return failure();

@@ -15,11 +15,12 @@ namespace accy::target {
 /// The first steps of both lowerings: records each kernel's known block
 /// size, folds gpu.block_dim to it (ROCDL would otherwise call OCKL, and
 /// both backends optimize better with constants) and applies upstream's GPU
-/// rewrites, subgroup reductions among them as butterfly shuffles over
-/// `subgroupSize` lanes. Returns the block sizes by kernel name (the
-/// conversions attach them to the kernels).
+/// rewrites, subgroup reductions among them as butterfly shuffles over the
+/// subgroup of the chip the module's target names (its profile's
+/// subgroupSize, which the plans were sized with). Returns the block sizes
+/// by kernel name (the conversions attach them to the kernels).
 mlir::FailureOr<llvm::StringMap<llvm::SmallVector<int32_t, 3>>>
-prepareGPUModule(mlir::gpu::GPUModuleOp module, unsigned subgroupSize);
+prepareGPUModule(mlir::gpu::GPUModuleOp module);
 
 /// The conversion both lowerings end with: memory spaces mapped by
 /// `addressSpace`; math ops to LLVM intrinsics (sqrt, fabs, floor, ...)
