@@ -59,9 +59,7 @@ static mlir::Operation *dispatchRootOf(mlir::ModuleOp module,
          at = at->getParentOp())
       if (getDispatchId(at) >= 0) {
         // An init or epilogue lands where its root does.
-        root = isDispatchInit(at) || isDispatchEpilogue(at)
-                   ? getDispatchRoot(at)
-                   : at;
+        root = getDispatchRoot(at);
         if (!root)
           root = at;
         return mlir::WalkResult::interrupt();

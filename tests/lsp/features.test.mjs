@@ -54,6 +54,15 @@ test('hover on an expression shows its type, shape, dispatch and GPU kernel', as
   assert.deepEqual(hover.range.start, positionOf(text, 'exp(x - m)'));
 });
 
+test('hover on a reduction or contraction shows its root\'s schedule', async () => {
+  // Their first op in the dispatch stage is the fill that starts the
+  // accumulator, which precedes the root it belongs to.
+  for (const [at, schedule] of [['(x, axis=1', 'row-reduction'], ['@ w2', 'tiled-contraction']]) {
+    const hover = await s.request('textDocument/hover', { ...doc, position: positionOf(text, at) });
+    assert.match(hover.contents.value, new RegExp(`dispatch #\\d+ \\(schedule \`${schedule}\`\\)`), at);
+  }
+});
+
 test('hover on a name needs only the frontend', async () => {
   const hover = await s.request('textDocument/hover', { ...doc, position: positionOf(text, 'h = relu') });
   assert.match(hover.contents.value, /let h: f32\[B, 256\]/);

@@ -102,7 +102,13 @@ bool accy::hoistBefore(Value value, Operation *point) {
 
 Operation *accy::getDispatchRoot(Operation *op) {
   int64_t id = getDispatchId(op);
-  for (Operation *it = op->getPrevNode(); it; it = it->getPrevNode())
+  StringRef role = dispatchRole(op);
+  if (id < 0 || role.empty())
+    return id < 0 ? nullptr : op;
+  // An init precedes its root (the root reads it); an epilogue follows.
+  bool forward = role == "init";
+  for (Operation *it = forward ? op->getNextNode() : op->getPrevNode(); it;
+       it = forward ? it->getNextNode() : it->getPrevNode())
     if (getDispatchId(it) == id && dispatchRole(it).empty())
       return it;
   return nullptr;

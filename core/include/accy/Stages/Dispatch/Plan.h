@@ -121,8 +121,10 @@ bool isDispatchInit(mlir::Operation *op);
 /// True for an elementwise op fused after its dispatch root (`role =
 /// "epilogue"`).
 bool isDispatchEpilogue(mlir::Operation *op);
-/// The root of the dispatch `op` is an init or epilogue of: the closest
-/// preceding op of its block with the same dispatch id and no role.
+/// The root of the dispatch `op` belongs to: `op` itself for a root, else
+/// the closest op of its block with the same dispatch id and no role,
+/// following an init and preceding an epilogue; null for an op of no
+/// dispatch.
 mlir::Operation *getDispatchRoot(mlir::Operation *op);
 
 /// The shapes of ops fused after a dispatch root (`role = "epilogue"`); the
