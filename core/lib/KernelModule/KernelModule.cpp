@@ -12,12 +12,9 @@ using namespace accy;
 LogicalResult
 accy::forEachKernelModule(ModuleOp root,
                           llvm::function_ref<LogicalResult(ModuleOp)> fn) {
-  if (root->hasAttr(kKernelAttr))
-    return fn(root);
   bool failed = false;
-  for (auto kernel : llvm::make_early_inc_range(root.getOps<ModuleOp>()))
-    if (kernel->hasAttr(kKernelAttr))
-      failed |= mlir::failed(fn(kernel));
+  for (ModuleOp kernel : getKernelModules(root))
+    failed |= mlir::failed(fn(kernel));
   return mlir::failure(failed);
 }
 
