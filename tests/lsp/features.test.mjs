@@ -49,7 +49,7 @@ test('hover on an expression shows its type, shape, dispatch and GPU kernel', as
   const value = hover.contents.value;
   assert.match(value, /`f32\[N, D\]`/);
   assert.match(value, /shape `\[N, D\]` \(rank 2\)/);
-  assert.match(value, /kernel `softmax`, dispatch #\d+ \(schedule `row-reduction`\)/);
+  assert.match(value, /kernel `softmax`, dispatch #\d+ \(schedule `row_reduction`\)/);
   assert.match(value, /`softmax_k\d+` \(sm_90\)/);
   assert.deepEqual(hover.range.start, positionOf(text, 'exp(x - m)'));
 });
@@ -57,7 +57,7 @@ test('hover on an expression shows its type, shape, dispatch and GPU kernel', as
 test('hover on a reduction or contraction shows its root\'s schedule', async () => {
   // Their first op in the dispatch stage is the fill that starts the
   // accumulator, which precedes the root it belongs to.
-  for (const [at, schedule] of [['(x, axis=1', 'row-reduction'], ['@ w2', 'tiled-contraction']]) {
+  for (const [at, schedule] of [['(x, axis=1', 'row_reduction'], ['@ w2', 'tiled_contraction']]) {
     const hover = await s.request('textDocument/hover', { ...doc, position: positionOf(text, at) });
     assert.match(hover.contents.value, new RegExp(`dispatch #\\d+ \\(schedule \`${schedule}\`\\)`), at);
   }

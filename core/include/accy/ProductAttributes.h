@@ -31,18 +31,10 @@ inline constexpr llvm::StringLiteral kResultAttr = "accy.result";
 /// On an input argument of the entry: the parameter's name in the source,
 /// which the generated launch function and the runtime's messages use.
 inline constexpr llvm::StringLiteral kParamNameAttr = "accy.name";
-/// On a dispatch root or a fill that initialises one:
-/// `{id = N : i64, kind = "..."}` on a dispatch root; `{id = N, role =
-/// "init"}` on a fill folded into root N (it initialises the root's output),
-/// `{id = N, role = "epilogue"}` on an elementwise op fused after root N (it
-/// reads the root's result at the point the root writes it).
-inline constexpr llvm::StringLiteral kDispatchAttr = "accy.dispatch";
-/// On a dispatch root: its schedule and per-target sizes.
-inline constexpr llvm::StringLiteral kPlanAttr = "accy.plan";
+// The dispatches and their plans are typed choir attributes
+// (`choir.member`, `choir.plan`; ChoirPlanAttrs.td).
 /// On a kernel module: the planned targets, in canonical order.
 inline constexpr llvm::StringLiteral kTargetsAttr = "accy.targets";
-/// On a kernel module: every dispatch's plan, in dispatch order.
-inline constexpr llvm::StringLiteral kDispatchesAttr = "accy.dispatches";
 /// On a kernel module: the buffer plan of the memory stage.
 inline constexpr llvm::StringLiteral kMemoryAttr = "accy.memory";
 /// On an allocation: its buffer id in the memory plan.

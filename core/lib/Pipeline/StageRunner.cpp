@@ -12,6 +12,7 @@
 #include "PipelinePool.h"
 #include "RemotePrefetch.h"
 
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/KernelStore.h"
 #include "accy/Pipeline/Product.h"
@@ -34,12 +35,10 @@ std::string StageOptions::canonicalText(StageId stage) const {
   return canonicalTargetSet(stage, targets);
 }
 
-/// The plan a dispatch, memory or kernel product's fingerprint summarises:
-/// the kernel module's attribute holding that stage's plan.
+/// The plan a memory or kernel product's fingerprint summarises: the kernel
+/// module's attribute holding that stage's plan.
 static llvm::StringRef planAttrName(StageId stage) {
   switch (stage) {
-  case StageId::Dispatch:
-    return kDispatchesAttr;
   case StageId::Memory:
     return kMemoryAttr;
   case StageId::Kernel:
@@ -50,13 +49,22 @@ static llvm::StringRef planAttrName(StageId stage) {
 }
 
 /// The text a kernel product's fingerprint summarises: the stage's plan
-/// where it has one, else the product itself. Keys are left out: a
-/// fingerprint describes what was made, not how it is named.
+/// where it has one (the dispatch stage's: every root's plan, in program
+/// order), else the product itself. Keys are left out: a fingerprint
+/// describes what was made, not how it is named.
 static std::string fingerprintText(StageId stage, ModuleOp kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (stage == StageId::Dispatch) {
+    kernel.walk([&](Operation *op) {
+      if (Attribute plan = op->getAttr(choir::kPlanAttrName))
+        os << op->getAttr(choir::kMemberAttrName) << ' ' << plan << '\n';
+    });
+    return text;
+  }
   if (llvm::StringRef name = planAttrName(stage); !name.empty())
     if (Attribute plan = kernel->getAttr(name)) {
-      std::string text;
-      llvm::raw_string_ostream(text) << plan;
+      os << plan;
       return text;
     }
   if (!kernel->hasAttr(kKeyAttr) && !kernel->hasAttr(kInputKeyAttr))

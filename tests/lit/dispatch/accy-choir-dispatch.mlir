@@ -51,10 +51,11 @@ module {
 
 // The scaling fuses into the row sum: one dispatch.
 // CHECK-LABEL: module @rowsum_scaled
-// CHECK-SAME:    accy.dispatches = [{combiner = "addf", id = 0 : i64, op = "linalg.generic", schedule = "row-reduction"
 // CHECK-SAME:    accy.targets = ["sm_90", "gfx942", "host"]
 // CHECK:         linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      choir.member = #choir.member<0>
+// CHECK-SAME:      choir.plan = #choir.plan<row_reduction, combiner = "addf"
 // CHECK:           arith.mulf
 // CHECK-NEXT:      arith.addf
 // CHECK-NOT:     linalg.generic
@@ -62,6 +63,5 @@ module {
 // x * 1 folds away: no dispatch is left here, only the copy of the input
 // into the output, which the memory stage makes a planned linalg.copy.
 // CHECK-LABEL: module @scale
-// CHECK-SAME:    accy.dispatches = []
 // CHECK-NOT:     linalg
 // CHECK:         bufferization.materialize_in_destination %arg0 in %arg1

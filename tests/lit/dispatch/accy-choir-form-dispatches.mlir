@@ -51,20 +51,20 @@ module {
 }
 
 // CHECK-LABEL: func.func @softmax
-// CHECK:         linalg.fill {accy.dispatch = {id = 0 : i64, role = "init"}}
-// CHECK:         linalg.fill {accy.dispatch = {id = 0 : i64, role = "init"}}
+// CHECK:         linalg.fill {choir.member = #choir.member<0, init>}
+// CHECK:         linalg.fill {choir.member = #choir.member<0, init>}
 // CHECK:         %[[MAX:.+]] = linalg.generic
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "reduction"}
+// CHECK-SAME:      choir.member = #choir.member<0>
 // CHECK:           arith.maximumf
 // CHECK:         %[[SUM:.+]] = linalg.generic
 // CHECK-SAME:      ins(%{{.+}}, %[[MAX]] :
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK-SAME:      choir.member = #choir.member<0, epilogue>
 // CHECK:           arith.subf
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.addf
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%{{.+}}, %[[MAX]], %[[SUM]] :
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK-SAME:      choir.member = #choir.member<0, epilogue>
 // CHECK:           arith.subf
 // CHECK-NEXT:      math.exp
 // CHECK-NEXT:      arith.divf
@@ -104,15 +104,15 @@ module {
 
 // CHECK-LABEL: func.func @no_fusion
 // CHECK:         %[[EXP:.+]] = linalg.generic
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "elementwise"}
+// CHECK-SAME:      choir.member = #choir.member<0>
 // CHECK:           math.exp
-// CHECK:         linalg.fill {accy.dispatch = {id = 1 : i64, role = "init"}}
+// CHECK:         linalg.fill {choir.member = #choir.member<1, init>}
 // CHECK:         %[[MM:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK-SAME:      accy.dispatch = {id = 1 : i64, kind = "contraction"}
+// CHECK-SAME:      choir.member = #choir.member<1>
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%[[MM]], %[[EXP]] :
-// CHECK-SAME:      accy.dispatch = {id = 1 : i64, role = "epilogue"}
+// CHECK-SAME:      choir.member = #choir.member<1, epilogue>
 
 // -----
 
@@ -148,10 +148,10 @@ module {
 
 // CHECK-LABEL: func.func @chain
 // CHECK:         linalg.generic
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "elementwise"}
+// CHECK-SAME:      choir.member = #choir.member<0>
 // CHECK:           math.tanh
 // CHECK-NEXT:      arith.mulf
-// CHECK:         linalg.fill {accy.dispatch = {id = 1 : i64, kind = "elementwise"}}
+// CHECK:         linalg.fill {choir.member = #choir.member<1>}
 // CHECK-NOT:     linalg.generic
 
 // -----
@@ -212,23 +212,23 @@ module {
 }
 
 // CHECK-LABEL: func.func @epilogues
-// CHECK:         linalg.fill {accy.dispatch = {id = 0 : i64, role = "init"}}
+// CHECK:         linalg.fill {choir.member = #choir.member<0, init>}
 // CHECK:         arith.sitofp
 // CHECK:         %[[SUM:.+]] = linalg.generic
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "reduction"}
+// CHECK-SAME:      choir.member = #choir.member<0>
 // CHECK:         %[[MEAN:.+]] = linalg.generic
 // CHECK-SAME:      ins(%[[SUM]] :
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK-SAME:      choir.member = #choir.member<0, epilogue>
 // CHECK:           arith.divf
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%[[MEAN]] :
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK-SAME:      choir.member = #choir.member<0, epilogue>
 // CHECK:           arith.addf
 // CHECK:         %[[SQ:.+]] = linalg.generic
-// CHECK-SAME:      accy.dispatch = {id = 1 : i64, kind = "reduction"}
+// CHECK-SAME:      choir.member = #choir.member<1>
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%[[SUM]], %[[SQ]] :
-// CHECK-SAME:      accy.dispatch = {id = 1 : i64, role = "epilogue"}
+// CHECK-SAME:      choir.member = #choir.member<1, epilogue>
 // CHECK:           arith.subf
 
 // -----
@@ -285,14 +285,14 @@ module {
 // CHECK-DAG:   #[[COL:.+]] = affine_map<(d0, d1, d2) -> (d2)>
 // CHECK-LABEL: func.func @cumsum
 // CHECK:         linalg.fill
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "init"}
+// CHECK-SAME:      choir.member = #choir.member<0, init>
 // CHECK-NOT:     linalg.generic
 // CHECK:         linalg.generic {indexing_maps = [#[[IN]], #[[COL]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}}, %{{.+}} : tensor<?x?xf32>, tensor<?xf32>)
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, kind = "reduction"}, accy.scan = "cumsum"
+// CHECK-SAME:      accy.scan = "cumsum", choir.member = #choir.member<0>
 // CHECK:           arith.mulf
 // CHECK:           arith.addf
 // CHECK:           arith.cmpi ule
 // CHECK:         linalg.generic
-// CHECK-SAME:      accy.dispatch = {id = 0 : i64, role = "epilogue"}
+// CHECK-SAME:      choir.member = #choir.member<0, epilogue>
 // CHECK:           arith.maximumf
 // CHECK-NOT:     linalg.generic

@@ -39,26 +39,25 @@ module {
 }
 
 // CHECK-LABEL: module @schedules
-// CHECK-SAME:    accy.dispatches = [{id = 0 : i64, op = "linalg.generic", schedule = "elementwise"
 // CHECK-SAME:    accy.targets = ["sm_80", "gfx942", "host"]
 // CHECK:       linalg.generic
-// CHECK-SAME:    accy.dispatch = {id = 0 : i64}
-// CHECK-SAME:    accy.plan = {schedule = "elementwise", targets = {
-// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, subgroup = 64 : i64, tile = array<i64: 256>, workgroup_memory = 0 : i64}
-// CHECK-SAME:      host = {loops = "serial"}
-// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, subgroup = 32 : i64, tile = array<i64: 256>, workgroup_memory = 0 : i64}
+// CHECK-SAME:    choir.member = #choir.member<0>
+// CHECK-SAME:    choir.plan = #choir.plan<elementwise, targets = {
+// CHECK-SAME:      gfx942 = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 64, workgroup_memory = 0>
+// CHECK-SAME:      host = #choir.serial_loops
+// CHECK-SAME:      sm_80 = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 32, workgroup_memory = 0>
 // CHECK:       linalg.generic
-// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "row-reduction", targets = {
-// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, rows_per_block = 4 : i64, subgroup = 64 : i64, subgroup_rows_up_to = 1024 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
-// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, rows_per_block = 8 : i64, subgroup = 32 : i64, subgroup_rows_up_to = 512 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+// CHECK-SAME:    choir.plan = #choir.plan<row_reduction, combiner = "addf", targets = {
+// CHECK-SAME:      gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, rows_per_block = 4, subgroup_rows_up_to = 1024>
+// CHECK-SAME:      sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, rows_per_block = 8, subgroup_rows_up_to = 512>
 // CHECK:       linalg.generic
-// CHECK-SAME:    accy.plan = {schedule = "thread-reduction"
+// CHECK-SAME:    choir.plan = #choir.plan<thread_reduction
 // CHECK:       linalg.matmul
-// CHECK-SAME:    accy.plan = {schedule = "tiled-contraction", targets = {
-// CHECK-SAME:      gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
-// CHECK-SAME:      sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
+// CHECK-SAME:    choir.plan = #choir.plan<tiled_contraction, targets = {
+// CHECK-SAME:      gfx942 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 64, workgroup_memory = 8448>
+// CHECK-SAME:      sm_80 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 32, workgroup_memory = 8448>
 // CHECK:       linalg.generic
-// CHECK-SAME:    accy.plan = {schedule = "thread-reduction"
+// CHECK-SAME:    choir.plan = #choir.plan<thread_reduction
 
 // -----
 
@@ -83,17 +82,17 @@ module {
 
 // CHECK-LABEL: module @tiles
 // CHECK:       linalg.matmul
-// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 128, 128, 8>, workgroup_memory = 8448 : i64}
+// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 64, workgroup_memory = 8448>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 32, workgroup_memory = 8448>
 // CHECK:       linalg.matmul
-// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 32, 32, 8>, workgroup_memory = 2304 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 4352 : i64}
+// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 2304>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 4352>
 // CHECK:       linalg.batch_matmul
-// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 32, 32, 8>, workgroup_memory = 1152 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 2176 : i64}
+// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 1152>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 2176>
 // CHECK:       linalg.matmul
-// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 8704 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 8704 : i64}
+// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 64, workgroup_memory = 8704>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 8704>
 
 // -----
 
@@ -121,9 +120,9 @@ module {
 
 // CHECK-LABEL: module @dense
 // CHECK:       = linalg.generic
-// CHECK-SAME:    accy.plan = {schedule = "tiled-contraction", targets = {
-// CHECK-SAME:    gfx942 = {block = array<i64: 16, 16, 1>, subgroup = 64 : i64, tile = array<i64: 32, 32, 8>, workgroup_memory = 2304 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 16, 16, 1>, subgroup = 32 : i64, tile = array<i64: 64, 64, 8>, workgroup_memory = 4352 : i64}
+// CHECK-SAME:    choir.plan = #choir.plan<tiled_contraction, targets = {
+// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 2304>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 4352>
 
 // -----
 
@@ -150,12 +149,12 @@ module {
 }
 
 // CHECK-LABEL: module @small
-// CHECK:       accy.plan = {combiner = "maxnumf", schedule = "row-reduction", targets = {
-// CHECK-SAME:    gfx942 = {block = array<i64: 64, 1, 1>, subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 4 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 64, 1, 1>, subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 8 : i64}
-// CHECK:       accy.plan = {schedule = "elementwise", targets = {
-// CHECK-SAME:    gfx942 = {block = array<i64: 64, 1, 1>
-// CHECK-SAME:    sm_80 = {block = array<i64: 32, 1, 1>
+// CHECK:       choir.plan = #choir.plan<row_reduction, combiner = "maxnumf", targets = {
+// CHECK-SAME:    gfx942 = #choir.launch<block = [64, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 4>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [64, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 8>
+// CHECK:       choir.plan = #choir.plan<elementwise, targets = {
+// CHECK-SAME:    gfx942 = #choir.launch<block = [64, 1, 1]
+// CHECK-SAME:    sm_80 = #choir.launch<block = [32, 1, 1]
 
 // -----
 
@@ -195,15 +194,15 @@ module {
 }
 
 // CHECK-LABEL: module @scans
-// CHECK-SAME:    accy.dispatches = [{combiner = "addf", id = 0 : i64, op = "linalg.generic", schedule = "scan"
 // CHECK:       = linalg.generic
-// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "scan", targets = {
-// CHECK-SAME:      gfx942 = {block = array<i64: 128, 1, 1>, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 8 : i64}
-// CHECK-SAME:      host = {loops = "serial"}
-// CHECK-SAME:      sm_80 = {block = array<i64: 128, 1, 1>, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
 // CHECK-SAME:    accy.scan = "cumsum"
+// CHECK-SAME:    choir.member = #choir.member<0>
+// CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:      gfx942 = #choir.launch<block = [128, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 8>
+// CHECK-SAME:      host = #choir.serial_loops
+// CHECK-SAME:      sm_80 = #choir.launch<block = [128, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 16, shuffle_up = true>
 // CHECK:       = linalg.generic
-// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "row-reduction"
+// CHECK-SAME:    choir.plan = #choir.plan<row_reduction, combiner = "addf"
 
 // -----
 
@@ -232,10 +231,10 @@ module {
 
 // CHECK-LABEL: module @long_lines
 // CHECK:       = linalg.generic
-// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "scan", targets = {
-// CHECK-SAME:      gfx942 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
-// CHECK-SAME:      host = {loops = "serial"}
-// CHECK-SAME:      sm_80 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+// CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:      gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, line_tile = 4096>
+// CHECK-SAME:      host = #choir.serial_loops
+// CHECK-SAME:      sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, line_tile = 4096, shuffle_up = true>
 
 // -----
 
@@ -266,9 +265,9 @@ module {
 }
 
 // CHECK-LABEL: module @outer_axis
-// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
-// CHECK-SAME:    gfx942 = {block = array<i64: 64, 1, 1>, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 0 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, lines_per_block = 256 : i64, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 0 : i64}
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:    gfx942 = #choir.launch<block = [64, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 0>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 0, lines_per_block = 256, shuffle_up = true>
 
 // -----
 
@@ -295,9 +294,9 @@ module {
 }
 
 // CHECK-LABEL: module @outer_axis_few_lines
-// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
-// CHECK-SAME:    gfx942 = {block = array<i64: 256, 1, 1>, shuffle = "idx", subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, shuffle = "up", subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, shuffle_up = true>
 
 // -----
 
@@ -327,9 +326,9 @@ module {
 }
 
 // CHECK-LABEL: module @outer_axis_dynamic
-// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
-// CHECK-SAME:    gfx942 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, lines_per_block = 256 : i64, shuffle = "idx", split_lines_below = 304 : i64, subgroup = 64 : i64, thread_lines_from = 19456 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, lines_per_block = 256 : i64, shuffle = "up", split_lines_below = 108 : i64, subgroup = 32 : i64, thread_lines_from = 3456 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, lines_per_block = 256, thread_lines_from = 19456, line_tile = 4096, split_lines_below = 304>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, lines_per_block = 256, thread_lines_from = 3456, line_tile = 4096, split_lines_below = 108, shuffle_up = true>
 
 // -----
 
@@ -358,9 +357,9 @@ module {
 }
 
 // CHECK-LABEL: module @long_dynamic_line
-// CHECK:       accy.plan = {combiner = "addf", schedule = "scan", targets = {
-// CHECK-SAME:    gfx942 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "idx", split_lines_below = 304 : i64, subgroup = 64 : i64, tile = array<i64: 1>, workgroup_memory = 16 : i64}
-// CHECK-SAME:    sm_80 = {block = array<i64: 256, 1, 1>, line_tile = 4096 : i64, shuffle = "up", split_lines_below = 108 : i64, subgroup = 32 : i64, tile = array<i64: 1>, workgroup_memory = 32 : i64}
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, line_tile = 4096, split_lines_below = 304>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, line_tile = 4096, split_lines_below = 108, shuffle_up = true>
 
 // -----
 
@@ -389,4 +388,4 @@ module {
 
 // CHECK-LABEL: module @scan_of_broadcast
 // CHECK:       = linalg.generic
-// CHECK-SAME:    accy.plan = {combiner = "addf", schedule = "scan"
+// CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf"

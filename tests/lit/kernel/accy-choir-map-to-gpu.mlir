@@ -31,7 +31,7 @@ module {
 
 // CHECK-LABEL: func.func @mm__sm_90(
 // CHECK-SAME:    %[[A:[^:]+]]: memref<?x?xf32>, %[[B:[^:]+]]: memref<?x?xf32>, %[[C:[^:]+]]: memref<?x?xf32>
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "tiled-contraction"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "tiled_contraction"}]
 // CHECK-NOT:     linalg.
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<8x132xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<8x132xf32, #gpu.address_space<workgroup>>)
@@ -191,7 +191,7 @@ module {
 }
 
 // CHECK-LABEL: func.func @ew__sm_90(
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "elementwise"}, {dispatch = 1 : i64, schedule = "thread-reduction"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "elementwise"}, {dispatch = 1 : i64, schedule = "thread_reduction"}]
 // CHECK:         %[[B:.+]] = arith.muli %{{.+}}, %c256 : index
 // CHECK:         scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%[[B]]) {
 // CHECK:           scf.parallel (%{{.+}}) = (%{{.+}}) to (%[[B]]) step (%{{.+}}) {
@@ -304,7 +304,7 @@ module {
 // CHECK-LABEL: module @row_mean
 // CHECK-LABEL: func.func @row_mean__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>, %[[MEAN:[^:]+]]: memref<?xf32> {accy.result = 0 : i64}, %[[SHIFT:[^:]+]]: memref<?xf32> {accy.result = 1 : i64}
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "row-reduction"}, {dispatch = 0 : i64, schedule = "row-reduction"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "row_reduction"}, {dispatch = 0 : i64, schedule = "row_reduction"}]
 // CHECK:         %[[SUM:.+]] = gpu.alloc
 // CHECK:         %[[D:.+]] = arith.sitofp
 // Rows of at most 512 elements: a warp per row, eight rows a block, the

@@ -11,18 +11,18 @@ module {
       %c0 = arith.constant 0 : index
       %n = memref.dim %x, %c0 : memref<?xf32>
       %a = memref.alloc(%n) : memref<?xf32>
-      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : memref<?xf32>) outs(%a : memref<?xf32>) attrs = {accy.dispatch = {id = 0 : i64}} {
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : memref<?xf32>) outs(%a : memref<?xf32>) attrs = {choir.member = #choir.member<0>} {
       ^bb0(%v: f32, %o: f32):
         %t = math.exp %v : f32
         linalg.yield %t : f32
       }
-      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : memref<?xf32>) outs(%out0 : memref<?xf32>) attrs = {accy.dispatch = {id = 1 : i64}} {
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : memref<?xf32>) outs(%out0 : memref<?xf32>) attrs = {choir.member = #choir.member<1>} {
       ^bb0(%v: f32, %o: f32):
         %t = math.log %v : f32
         linalg.yield %t : f32
       }
       %b = memref.alloc(%n) : memref<?xf32>
-      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%out0 : memref<?xf32>) outs(%b : memref<?xf32>) attrs = {accy.dispatch = {id = 2 : i64}} {
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%out0 : memref<?xf32>) outs(%b : memref<?xf32>) attrs = {choir.member = #choir.member<2>} {
       ^bb0(%v: f32, %o: f32):
         %t = math.tanh %v : f32
         linalg.yield %t : f32
@@ -48,7 +48,7 @@ module {
 // CHECK:         linalg.generic {{.*}} ins(%[[A]] : {{.*}} outs(%[[O0]] :
 // CHECK-NOT:     memref.alloc
 // CHECK:         linalg.generic {{.*}} outs(%[[A]] :
-// CHECK:         linalg.copy {accy.dispatch = {id = 3 : i64}, accy.plan = {schedule = "elementwise"{{.*}}} ins(%[[A]] : memref<?xf32>) outs(%[[O1]] : memref<?xf32>)
+// CHECK:         linalg.copy {choir.member = #choir.member<3>, choir.plan = #choir.plan<elementwise{{.*}}} ins(%[[A]] : memref<?xf32>) outs(%[[O1]] : memref<?xf32>)
 // CHECK-NEXT:    memref.dealloc %[[A]]
 // CHECK-NEXT:    return
 
@@ -83,12 +83,12 @@ module {
       %rows = memref.dim %v, %c0 : memref<?x?xf32>
       %cols = memref.dim %v, %c1 : memref<?x?xf32>
       %a = memref.alloc(%rows, %cols) : memref<?x?xf32>
-      linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%v : memref<?x?xf32>) outs(%a : memref<?x?xf32>) attrs = {accy.dispatch = {id = 0 : i64}} {
+      linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%v : memref<?x?xf32>) outs(%a : memref<?x?xf32>) attrs = {choir.member = #choir.member<0>} {
       ^bb0(%in: f32, %o: f32):
         %t = math.exp %in : f32
         linalg.yield %t : f32
       }
-      linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32>) outs(%out0 : memref<?x?xf32>) attrs = {accy.dispatch = {id = 1 : i64}} {
+      linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32>) outs(%out0 : memref<?x?xf32>) attrs = {choir.member = #choir.member<1>} {
       ^bb0(%in: f32, %o: f32):
         %t = math.log %in : f32
         linalg.yield %t : f32

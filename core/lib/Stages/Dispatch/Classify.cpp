@@ -10,31 +10,6 @@
 using namespace mlir;
 using namespace accy;
 
-StringRef accy::stringifySchedule(Schedule schedule) {
-  switch (schedule) {
-  case Schedule::Elementwise:
-    return "elementwise";
-  case Schedule::RowReduction:
-    return "row-reduction";
-  case Schedule::ThreadReduction:
-    return "thread-reduction";
-  case Schedule::TiledContraction:
-    return "tiled-contraction";
-  case Schedule::Scan:
-    return "scan";
-  }
-  llvm_unreachable("unknown schedule");
-}
-
-std::optional<Schedule> accy::symbolizeSchedule(StringRef name) {
-  for (Schedule s :
-       {Schedule::Elementwise, Schedule::RowReduction,
-        Schedule::ThreadReduction, Schedule::TiledContraction, Schedule::Scan})
-    if (stringifySchedule(s) == name)
-      return s;
-  return std::nullopt;
-}
-
 std::string accy::combinerName(Operation *combiner) {
   return combiner->getName().stripDialect().str();
 }

@@ -9,28 +9,32 @@
 using namespace mlir;
 using namespace accy;
 
+void accy::setDispatchMember(Operation *op, int64_t id,
+                             choir::DispatchRole role) {
+  op->setAttr(choir::kMemberAttrName,
+              choir::MemberAttr::get(op->getContext(), id, role));
+}
+
+static choir::MemberAttr getMember(Operation *op) {
+  return op->getAttrOfType<choir::MemberAttr>(choir::kMemberAttrName);
+}
+
 int64_t accy::getDispatchId(Operation *op) {
-  auto dispatch = op->getAttrOfType<DictionaryAttr>(kDispatchAttr);
-  if (!dispatch)
-    return -1;
-  if (auto id = dispatch.getAs<IntegerAttr>("id"))
-    return id.getInt();
-  return -1;
+  choir::MemberAttr member = getMember(op);
+  return member ? member.getId() : -1;
 }
 
-/// The `role` of an op in its dispatch; empty for a root or a non-dispatch.
-static StringRef dispatchRole(Operation *op) {
-  auto dispatch = op->getAttrOfType<DictionaryAttr>(kDispatchAttr);
-  if (!dispatch)
-    return {};
-  auto role = dispatch.getAs<StringAttr>("role");
-  return role ? role.getValue() : StringRef();
+static bool hasRole(Operation *op, choir::DispatchRole role) {
+  choir::MemberAttr member = getMember(op);
+  return member && member.getRole() == role;
 }
 
-bool accy::isDispatchInit(Operation *op) { return dispatchRole(op) == "init"; }
+bool accy::isDispatchInit(Operation *op) {
+  return hasRole(op, choir::DispatchRole::Init);
+}
 
 bool accy::isDispatchEpilogue(Operation *op) {
-  return dispatchRole(op) == "epilogue";
+  return hasRole(op, choir::DispatchRole::Epilogue);
 }
 
 static AffineMap resultMap(linalg::LinalgOp op) {
@@ -101,15 +105,17 @@ bool accy::hoistBefore(Value value, Operation *point) {
 }
 
 Operation *accy::getDispatchRoot(Operation *op) {
-  int64_t id = getDispatchId(op);
-  StringRef role = dispatchRole(op);
-  if (id < 0 || role.empty())
-    return id < 0 ? nullptr : op;
+  choir::MemberAttr member = getMember(op);
+  if (!member)
+    return nullptr;
+  if (member.getRole() == choir::DispatchRole::Root)
+    return op;
   // An init precedes its root (the root reads it); an epilogue follows.
-  bool forward = role == "init";
+  bool forward = member.getRole() == choir::DispatchRole::Init;
   for (Operation *it = forward ? op->getNextNode() : op->getPrevNode(); it;
        it = forward ? it->getNextNode() : it->getPrevNode())
-    if (getDispatchId(it) == id && dispatchRole(it).empty())
+    if (getDispatchId(it) == member.getId() &&
+        hasRole(it, choir::DispatchRole::Root))
       return it;
   return nullptr;
 }

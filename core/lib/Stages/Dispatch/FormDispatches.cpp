@@ -183,14 +183,6 @@ struct FuseIntoScan : OpRewritePattern<linalg::GenericOp> {
   linalg::ControlFusionFn control;
 };
 
-StringRef dispatchKind(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0)
-    return "elementwise";
-  if (linalg::isaContractionOpInterface(op))
-    return "contraction";
-  return "reduction";
-}
-
 struct FormDispatchesPass
     : public accy::dispatch::impl::FormDispatchesBase<FormDispatchesPass> {
   using Base::Base;
@@ -221,7 +213,6 @@ struct FormDispatchesPass
     // Number the roots in program order; fold the fills that only
     // initialise a reduction or contraction, and the elementwise consumers
     // of its result that can run as its epilogue, into that root's dispatch.
-    Builder b(ctx);
     int64_t next = 0;
     SmallVector<linalg::LinalgOp> ops;
     entry.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
@@ -239,20 +230,10 @@ struct FormDispatchesPass
     // and each root's dispatch id.
     llvm::DenseMap<Value, FusedResult> fused;
     llvm::DenseMap<Operation *, int64_t> rootIds;
-    auto mark = [&](Operation *op, int64_t id, StringRef role) {
-      SmallVector<NamedAttribute> fields{
-          b.getNamedAttr("id", b.getI64IntegerAttr(id))};
-      if (role.empty())
-        fields.push_back(b.getNamedAttr(
-            "kind", b.getStringAttr(dispatchKind(cast<linalg::LinalgOp>(op)))));
-      else
-        fields.push_back(b.getNamedAttr("role", b.getStringAttr(role)));
-      op->setAttr(kDispatchAttr, b.getDictionaryAttr(fields));
-    };
     auto markInits = [&](linalg::LinalgOp op, int64_t id) {
       for (Value init : op.getDpsInits())
         if (Operation *fill = init.getDefiningOp(); fill && inits.contains(fill))
-          mark(fill, id, "init");
+          setDispatchMember(fill, id, choir::DispatchRole::Init);
     };
     for (linalg::LinalgOp op : ops) {
       if (inits.contains(op))
@@ -260,14 +241,14 @@ struct FormDispatchesPass
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
         if (Operation *root = findEpilogueRoot(generic, fused)) {
           int64_t id = rootIds.lookup(root);
-          mark(op, id, "epilogue");
+          setDispatchMember(op, id, choir::DispatchRole::Epilogue);
           markInits(op, id);
           fused[op->getResult(0)] = {
               root, isPerRowElement(op, cast<linalg::LinalgOp>(root))};
           continue;
         }
       int64_t id = next++;
-      mark(op, id, "");
+      setDispatchMember(op, id);
       markInits(op, id);
       if (op.getNumReductionLoops() > 0 && op->getNumResults() == 1) {
         rootIds[op] = id;

@@ -111,7 +111,7 @@ static int64_t contractionTileFor(linalg::LinalgOp op,
 
 namespace {
 /// The per-target plan of a scan (see `accy-choir-plan-schedule`); zero
-/// fields are not recorded.
+/// fields do not apply.
 struct ScanPlan {
   /// Threads of a block-per-line launch, and its shared memory.
   int64_t threads = 0, sharedBytes = 0;
@@ -181,22 +181,23 @@ static ScanPlan planScan(linalg::LinalgOp op, const DispatchShape &shape,
   return plan;
 }
 
-DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
-                                  ArrayRef<const TargetProfile *> targets,
-                                  const RowPipeline &pipeline) {
-  Builder b(op.getContext());
+choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
+                                   ArrayRef<const TargetProfile *> targets,
+                                   const RowPipeline &pipeline) {
+  MLIRContext *context = op.getContext();
+  Builder b(context);
   DispatchShape shape = classifyDispatch(op);
   SmallVector<NamedAttribute> perTarget;
   for (const TargetProfile *profile : targets) {
-    SmallVector<NamedAttribute> entries;
     if (!profile->isGPU()) {
-      entries.push_back(b.getNamedAttr("loops", b.getStringAttr("serial")));
       perTarget.push_back(
-          b.getNamedAttr(profile->name, b.getDictionaryAttr(entries)));
+          b.getNamedAttr(profile->name, choir::SerialLoopsAttr::get(context)));
       continue;
     }
     int64_t sharedBytes = 0;
     SmallVector<int64_t> block, tile;
+    int64_t rowsPerBlock = 0, subgroupRowsUpTo = 0;
+    ScanPlan scan;
     switch (shape.schedule) {
     case Schedule::Elementwise:
     case Schedule::ThreadReduction: {
@@ -219,13 +220,8 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
       // for the whole block in its middle keeps a block per row.
       if (!length && !pipeline.mapsBeforeLast &&
           threads > profile->subgroupSize) {
-        entries.push_back(b.getNamedAttr(
-            "rows_per_block",
-            b.getI64IntegerAttr(threads / profile->subgroupSize)));
-        entries.push_back(b.getNamedAttr(
-            "subgroup_rows_up_to",
-            b.getI64IntegerAttr(profile->subgroupSize *
-                                kSubgroupRowElementsPerLane)));
+        rowsPerBlock = threads / profile->subgroupSize;
+        subgroupRowsUpTo = profile->subgroupSize * kSubgroupRowElementsPerLane;
       }
       break;
     }
@@ -240,77 +236,42 @@ DictionaryAttr accy::planDispatch(linalg::LinalgOp op,
                      elementBytes(op->getOperand(shape.rhsInput).getType()));
       break;
     }
-    case Schedule::Scan: {
-      ScanPlan scan = planScan(op, shape, *profile);
+    case Schedule::Scan:
+      scan = planScan(op, shape, *profile);
       block = {scan.threads, 1, 1};
       tile = {1};
       sharedBytes = scan.sharedBytes;
-      auto add = [&](StringRef name, int64_t value) {
-        if (value)
-          entries.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(value)));
-      };
-      add("lines_per_block", scan.linesPerBlock);
-      add("thread_lines_from", scan.threadLinesFrom);
-      add("line_tile", scan.lineTile);
-      add("split_lines_below", scan.splitLinesBelow);
-      // MLIR 19 lowers `gpu.shuffle up` to NVVM only; ROCDL gets `idx`
-      // shuffles from computed lanes.
-      entries.push_back(b.getNamedAttr(
-          "shuffle",
-          b.getStringAttr(profile->kind == TargetKind::NVPTX ? "up" : "idx")));
       break;
     }
-    }
-    entries.push_back(b.getNamedAttr("block", b.getDenseI64ArrayAttr(block)));
-    entries.push_back(b.getNamedAttr("subgroup",
-                                     b.getI64IntegerAttr(profile->subgroupSize)));
-    entries.push_back(b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)));
-    entries.push_back(
-        b.getNamedAttr("workgroup_memory", b.getI64IntegerAttr(sharedBytes)));
-    perTarget.push_back(
-        b.getNamedAttr(profile->name, b.getDictionaryAttr(entries)));
+    // MLIR 19 lowers `gpu.shuffle up` to NVVM only; ROCDL scans get `idx`
+    // shuffles from computed lanes.
+    bool shuffleUp =
+        shape.schedule == Schedule::Scan && profile->kind == TargetKind::NVPTX;
+    perTarget.push_back(b.getNamedAttr(
+        profile->name, choir::LaunchAttr::get(
+                           context, b.getDenseI64ArrayAttr(block),
+                           b.getDenseI64ArrayAttr(tile), profile->subgroupSize,
+                           sharedBytes, rowsPerBlock, subgroupRowsUpTo,
+                           scan.linesPerBlock, scan.threadLinesFrom,
+                           scan.lineTile, scan.splitLinesBelow, shuffleUp)));
   }
-  SmallVector<NamedAttribute> plan;
-  plan.push_back(b.getNamedAttr(
-      "schedule", b.getStringAttr(stringifySchedule(shape.schedule))));
+  StringAttr combiner;
   if (shape.combiner)
-    plan.push_back(b.getNamedAttr(
-        "combiner", b.getStringAttr(combinerName(shape.combiner))));
-  plan.push_back(b.getNamedAttr("targets", b.getDictionaryAttr(perTarget)));
-  return b.getDictionaryAttr(plan);
+    combiner = b.getStringAttr(combinerName(shape.combiner));
+  return choir::PlanAttr::get(context, shape.schedule, combiner,
+                              b.getDictionaryAttr(perTarget));
+}
+
+choir::PlanAttr accy::getPlan(Operation *root) {
+  return root->getAttrOfType<choir::PlanAttr>(choir::kPlanAttrName);
 }
 
 std::optional<Schedule> accy::getPlannedSchedule(Operation *root) {
-  auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
-  auto name = plan ? plan.getAs<StringAttr>("schedule") : StringAttr();
-  if (!name)
-    return std::nullopt;
-  return symbolizeSchedule(name.getValue());
-}
-
-DictionaryAttr accy::getTargetPlan(Operation *root, StringRef target) {
-  auto plan = root->getAttrOfType<DictionaryAttr>(kPlanAttr);
-  if (!plan)
-    return nullptr;
-  auto targets = plan.getAs<DictionaryAttr>("targets");
-  if (!targets)
-    return nullptr;
-  return targets.getAs<DictionaryAttr>(target);
-}
-
-std::optional<int64_t> accy::getPlanInt(DictionaryAttr plan, StringRef key) {
-  if (!plan)
-    return std::nullopt;
-  if (auto value = plan.getAs<IntegerAttr>(key))
-    return value.getInt();
+  if (choir::PlanAttr plan = getPlan(root))
+    return plan.getSchedule();
   return std::nullopt;
 }
 
-SmallVector<int64_t> accy::getPlanArray(DictionaryAttr plan, StringRef key) {
-  if (!plan)
-    return {};
-  if (auto value = plan.getAs<DenseI64ArrayAttr>(key))
-    return SmallVector<int64_t>(value.asArrayRef());
-  return {};
+void accy::setPlan(Operation *root, choir::PlanAttr plan) {
+  root->setAttr(choir::kPlanAttrName, plan);
 }
-

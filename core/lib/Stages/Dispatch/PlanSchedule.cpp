@@ -56,33 +56,16 @@ struct PlanSchedulePass
       }
       return pipeline;
     };
-    SmallVector<std::pair<int64_t, Attribute>> summary;
     entry.walk([&](linalg::LinalgOp op) {
       if (isDispatchInit(op) || isDispatchEpilogue(op))
         return;
       int64_t id = getDispatchId(op);
       if (id < 0) {
         id = next++;
-        op->setAttr(kDispatchAttr,
-                    b.getDictionaryAttr(
-                        {b.getNamedAttr("id", b.getI64IntegerAttr(id))}));
+        setDispatchMember(op, id);
       }
-      DictionaryAttr plan = planDispatch(op, profiles, rowPipeline(op, id));
-      op->setAttr(kPlanAttr, plan);
-      SmallVector<NamedAttribute> entry(plan.getValue());
-      if (int64_t count = epilogues.lookup(id).size())
-        entry.push_back(
-            b.getNamedAttr("epilogue", b.getI64IntegerAttr(count)));
-      entry.push_back(b.getNamedAttr("id", b.getI64IntegerAttr(id)));
-      entry.push_back(b.getNamedAttr(
-          "op", b.getStringAttr(op->getName().getStringRef())));
-      summary.push_back({id, b.getDictionaryAttr(entry)});
+      setPlan(op, planDispatch(op, profiles, rowPipeline(op, id)));
     });
-    llvm::sort(summary, llvm::less_first());
-    SmallVector<Attribute> dispatches;
-    for (auto &[id, attr] : summary)
-      dispatches.push_back(attr);
-    kernel->setAttr(kDispatchesAttr, b.getArrayAttr(dispatches));
     return success();
   }
 

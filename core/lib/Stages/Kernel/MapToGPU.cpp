@@ -154,23 +154,19 @@ bool isRowReduction(linalg::LinalgOp root) {
   return getPlannedSchedule(root) == Schedule::RowReduction;
 }
 
-KernelPlan makePlan(DictionaryAttr plan, DictionaryAttr targetPlan) {
+KernelPlan makePlan(choir::PlanAttr plan, choir::LaunchAttr launch) {
   KernelPlan kp;
-  if (auto name = plan.getAs<StringAttr>("schedule"))
-    kp.schedule = symbolizeSchedule(name.getValue()).value_or(
-        Schedule::Elementwise);
-  kp.block = getPlanArray(targetPlan, "block");
-  kp.tile = getPlanArray(targetPlan, "tile");
-  kp.subgroup = getPlanInt(targetPlan, "subgroup").value_or(32);
-  if (auto shuffle = targetPlan.getAs<StringAttr>("shuffle"))
-    kp.shuffleUp = shuffle.getValue() == "up";
-  kp.linesPerBlock = getPlanInt(targetPlan, "lines_per_block").value_or(0);
-  kp.threadLinesFrom = getPlanInt(targetPlan, "thread_lines_from").value_or(0);
-  kp.lineTile = getPlanInt(targetPlan, "line_tile").value_or(0);
-  kp.splitLinesBelow = getPlanInt(targetPlan, "split_lines_below").value_or(0);
-  kp.rowsPerBlock = getPlanInt(targetPlan, "rows_per_block").value_or(0);
-  kp.subgroupRowsUpTo =
-      getPlanInt(targetPlan, "subgroup_rows_up_to").value_or(0);
+  kp.schedule = plan.getSchedule();
+  kp.block = SmallVector<int64_t>(launch.getBlock().asArrayRef());
+  kp.tile = SmallVector<int64_t>(launch.getTile().asArrayRef());
+  kp.subgroup = launch.getSubgroup();
+  kp.shuffleUp = launch.getShuffleUp();
+  kp.linesPerBlock = launch.getLinesPerBlock();
+  kp.threadLinesFrom = launch.getThreadLinesFrom();
+  kp.lineTile = launch.getLineTile();
+  kp.splitLinesBelow = launch.getSplitLinesBelow();
+  kp.rowsPerBlock = launch.getRowsPerBlock();
+  kp.subgroupRowsUpTo = launch.getSubgroupRowsUpTo();
   return kp;
 }
 
@@ -230,17 +226,14 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
         rewriter.eraseOp(op);
         continue;
       }
-      if (!op->hasAttr(kPlanAttr))
-        op->setAttr(kPlanAttr, planDispatch(op, {&*profile}));
-      auto plan = op->getAttrOfType<DictionaryAttr>(kPlanAttr);
-      DictionaryAttr targetPlan = getTargetPlan(op, target);
-      if (!targetPlan)
-        return op.emitError() << "dispatch has no plan for target '" << target
-                              << "'";
-      KernelPlan kp = makePlan(plan, targetPlan);
-      if (kp.block.size() != 3)
-        return op.emitError() << "plan for '" << target
-                              << "' has no block size";
+      if (!getPlan(op))
+        setPlan(op, planDispatch(op, {&*profile}));
+      choir::PlanAttr plan = getPlan(op);
+      choir::LaunchAttr launch = plan.getLaunch(target);
+      if (!launch)
+        return op.emitError()
+               << "dispatch has no launch plan for target '" << target << "'";
+      KernelPlan kp = makePlan(plan, launch);
       kp.initValues = initValues.lookup(op);
       int64_t dispatch = getDispatchId(op);
       unsigned count = 1;
@@ -275,7 +268,8 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
       for (unsigned i = 0; i < count; ++i)
         launches.push_back(b.getDictionaryAttr(
             {b.getNamedAttr("dispatch", b.getI64IntegerAttr(dispatch)),
-             b.getNamedAttr("schedule", plan.get("schedule"))}));
+             b.getNamedAttr("schedule", b.getStringAttr(stringifySchedule(
+                                            plan.getSchedule())))}));
     }
     func->setAttr(kLaunchesAttr, b.getArrayAttr(launches));
     return success();

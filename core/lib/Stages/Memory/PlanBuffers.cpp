@@ -201,15 +201,12 @@ struct PlanBuffersPass
     }
     // Bufferization may also have made linalg ops (tensor.pad becomes a
     // linalg.map): every op without a plan gets one.
-    Builder b(&getContext());
     entry.walk([&](linalg::LinalgOp op) {
-      if (isDispatchInit(op) || op->hasAttr(kPlanAttr))
+      if (isDispatchInit(op) || getPlan(op))
         return;
       if (getDispatchId(op) < 0)
-        op->setAttr(kDispatchAttr,
-                    b.getDictionaryAttr(
-                        {b.getNamedAttr("id", b.getI64IntegerAttr(next++))}));
-      op->setAttr(kPlanAttr, planDispatch(op, targets));
+        setDispatchMember(op, next++);
+      setPlan(op, planDispatch(op, targets));
     });
   }
 

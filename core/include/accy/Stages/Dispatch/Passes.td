@@ -46,25 +46,26 @@ def FormDispatches : Pass<"accy-choir-form-dispatches", "mlir::ModuleOp"> {
     a map of all its loops but the axis: its kernels evaluate the payload
     once per element.
 
-    Every linalg op that remains gets `accy.dispatch`, ids in program
-    order. A `linalg.fill` whose only user is the init of an op with
-    reduction loops is part of that op's dispatch (`{id = N, role =
-    "init"}`; a fill that initialises several is first copied for each).
-    A generic that reads the result of a root with reduction loops (or of
-    one of its epilogues) joins that root's dispatch as `{id = N, role =
-    "epilogue"}` (of several such roots, the last) when it runs at the
+    Every linalg op that remains gets `choir.member = #choir.member<N>`,
+    ids in program order. A `linalg.fill` whose only user is the init of an
+    op with reduction loops is part of that op's dispatch
+    (`#choir.member<N, init>`; a fill that initialises several is first
+    copied for each). A generic that reads the result of a root with
+    reduction loops (or of one of its epilogues) joins that root's dispatch
+    as `#choir.member<N, epilogue>` (of several such roots, the last) when
+    it runs at the
     points of the root's result, or, after a row reduction, maps or reduces
     again the same rows; reads those results where the root's kernel has
     them; and needs nothing computed after the root but memory-effect-free
     ops without regions and fills, which move before the root. Every other
-    op is a dispatch root: `{id = N : i64, kind = "elementwise"|"reduction"|
-    "contraction"}`.
+    op is a dispatch root: `#choir.member<N>`.
   }];
   let options = [
     Option<"maxRecomputeOps", "max-recompute-ops", "unsigned", /*default=*/"8",
            "Largest producer body (in ops) duplicated into several consumers">,
   ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::accy::choir::ChoirDialect",
+                           "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect"];
 }
@@ -74,9 +75,9 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
                 "target profile";
   let description = [{
     For every dispatch root (see `accy-choir-form-dispatches`; an op without
-    `accy.dispatch` is given one) chooses a schedule:
+    `choir.member` is given one) chooses a schedule:
       - `elementwise`: all loops parallel; one thread per point, 1-D blocks;
-      - `row-reduction`: reduction whose innermost loop reduces with a
+      - `row_reduction`: reduction whose innermost loop reduces with a
         combiner of 32-bit values that has a neutral element (add, mul,
         max, min, and, or, xor); one block per output point, threads stride
         the reduction and combine through subgroup shuffles and shared
@@ -87,9 +88,9 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         takes a subgroup per row, `rows_per_block` rows a block, for rows up
         to that length, unless the row pipeline stores a mapped row that a
         later op reads (it waits for the whole block in its middle);
-      - `thread-reduction`: any other reduction; one thread per output point
+      - `thread_reduction`: any other reduction; one thread per output point
         reduces serially;
-      - `tiled-contraction`: a contraction of two inputs with one K
+      - `tiled_contraction`: a contraction of two inputs with one K
         dimension (plus batch dimensions: of several M or N dimensions, the
         one the output varies fastest along is M or N, the others batch);
         square output tiles per block, K staged through shared memory;
@@ -98,8 +99,8 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         element; one block per line, threads take consecutive elements of
         a chunk of the line, subgroup shuffles and shared memory scan the
         chunk, a carry runs from chunk to chunk (linear work). The plan
-        records the combiner and, per GPU target, `shuffle = "up"` (NVIDIA)
-        or `"idx"` (AMD, where MLIR 19 lowers no `up` shuffle); its shared
+        records the combiner and, per GPU target, `shuffle_up = true`
+        (NVIDIA; AMD gets `idx` shuffles, MLIR 19 lowers no `up` there); its shared
         memory holds one value per subgroup. Along an axis that is not the
         output's innermost, with at least `multiprocessors * subgroup`
         lines, `lines_per_block = block` records a thread per line walking
@@ -113,15 +114,13 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         (`thread_lines_from`, `split_lines_below`) and the kernel stage
         chooses on the actual sizes at run time;
     and, per GPU target of `targets`, the block size, tiles, shared memory
-    and subgroup size, recorded as
-    `accy.plan = {schedule = "...", combiner = "...", targets = {sm_90 = {
-    block = array<i64: x, y, z>, tile = array<i64: ...>,
-    workgroup_memory = B : i64, subgroup = S : i64}, host = {loops =
-    "serial"}}}` on the root (inits and epilogues get none). The kernel
-    module gets `accy.targets = ["sm_90", ...]` (canonical order) and
-    `accy.dispatches`, the plans in dispatch order, each with its `id`, the
-    root's `op` name and, where the dispatch has epilogues, their number
-    (`epilogue`). All of it is a pure function of the IR and the option.
+    and subgroup size, recorded on the root (inits and epilogues get none)
+    as `choir.plan = #choir.plan<SCHEDULE, combiner = "...", targets =
+    {sm_90 = #choir.launch<block = [x, y, z], tile = [...], subgroup = S,
+    workgroup_memory = B, ...>, host = #choir.serial_loops}>` (the
+    dialect verifies it; ChoirPlanAttrs.td). The kernel module gets
+    `accy.targets = ["sm_90", ...]` (canonical order). All of it is a pure
+    function of the IR and the option.
   }];
   let options = [
     Option<"targets", "targets", "std::string",
@@ -129,6 +128,7 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
            "Comma-separated target profiles (sm_80, sm_90, gfx90a, gfx942, "
            "host)">,
   ];
+  let dependentDialects = ["::accy::choir::ChoirDialect"];
 }
 
 #endif // ACCY_STAGES_DISPATCH_PASSES

@@ -1,14 +1,16 @@
 //===- Plan.h - The dispatch plan shared by the backend stages --*- C++ -*-===//
 //
-// The names of the attributes through which the dispatch, memory, kernel and
-// target stages hand their plans to each other, and the schedule planner
-// itself (the memory stage plans the copies bufferization introduces with
-// the same function, so that every kernel of the product is planned alike).
+// The dispatch plans the dispatch, memory, kernel and target stages hand to
+// each other (typed: #choir.member and #choir.plan, ChoirPlanAttrs.td), the
+// accessors of dispatch membership, and the schedule planner itself (the
+// memory stage plans the copies bufferization introduces with the same
+// function, so that every kernel of the product is planned alike).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_STAGES_DISPATCH_PLAN_H
 #define ACCY_STAGES_DISPATCH_PLAN_H
 
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
 #include "accy/Target/TargetProfile.h"
@@ -36,20 +38,12 @@ namespace accy {
 // Schedules
 //===----------------------------------------------------------------------===//
 
-enum class Schedule {
-  Elementwise,
-  RowReduction,
-  ThreadReduction,
-  TiledContraction,
-  Scan
-};
+/// The schedules (elementwise, row_reduction, ...) are the choir enum.
+using choir::Schedule;
 
 /// The tag the tensor stage puts on the linalg.generic of a scan ("cumsum"
 /// or "cummax"): a reduction loop j masked by j <= i for the axis loop i.
 inline constexpr llvm::StringLiteral kScanAttr = "accy.scan";
-
-llvm::StringRef stringifySchedule(Schedule schedule);
-std::optional<Schedule> symbolizeSchedule(llvm::StringRef name);
 
 /// How a dispatch root is classified, with what the schedules need.
 struct DispatchShape {
@@ -95,31 +89,25 @@ struct RowPipeline {
   bool mapsBeforeLast = false;
 };
 
-/// The plan of `op` for `targets`: `{schedule, combiner?, targets = {...}}`.
-mlir::DictionaryAttr planDispatch(mlir::linalg::LinalgOp op,
-                                  llvm::ArrayRef<const TargetProfile *> targets,
-                                  const RowPipeline &pipeline = {});
+/// The plan of `op` for `targets`.
+choir::PlanAttr planDispatch(mlir::linalg::LinalgOp op,
+                             llvm::ArrayRef<const TargetProfile *> targets,
+                             const RowPipeline &pipeline = {});
 
-/// The schedule a dispatch root is planned with, or none (no plan, or a
-/// schedule this compiler does not know).
+/// The plan of a dispatch root, or null; and its schedule, or none.
+choir::PlanAttr getPlan(mlir::Operation *root);
 std::optional<Schedule> getPlannedSchedule(mlir::Operation *root);
+void setPlan(mlir::Operation *root, choir::PlanAttr plan);
 
-/// The per-target part of a plan, or null.
-mlir::DictionaryAttr getTargetPlan(mlir::Operation *root,
-                                   llvm::StringRef target);
-
-/// Reads an integer (i64) entry or an `array<i64>` entry of a plan.
-std::optional<int64_t> getPlanInt(mlir::DictionaryAttr plan,
-                                  llvm::StringRef key);
-llvm::SmallVector<int64_t> getPlanArray(mlir::DictionaryAttr plan,
-                                        llvm::StringRef key);
-
-/// The dispatch id of an op (`accy.dispatch = {id = N}`), or -1.
+/// Marks `op` as a member of dispatch `id` in `role`.
+void setDispatchMember(mlir::Operation *op, int64_t id,
+                       choir::DispatchRole role = choir::DispatchRole::Root);
+/// The dispatch id of an op (`#choir.member<N, ...>`), or -1.
 int64_t getDispatchId(mlir::Operation *op);
-/// True for a fill folded into its dispatch root (`role = "init"`).
+/// True for a fill folded into its dispatch root (role `init`).
 bool isDispatchInit(mlir::Operation *op);
-/// True for an elementwise op fused after its dispatch root (`role =
-/// "epilogue"`).
+/// True for an elementwise op fused after its dispatch root (role
+/// `epilogue`).
 bool isDispatchEpilogue(mlir::Operation *op);
 /// The root of the dispatch `op` belongs to: `op` itself for a root, else
 /// the closest op of its block with the same dispatch id and no role,

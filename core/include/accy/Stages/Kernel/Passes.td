@@ -32,7 +32,7 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
                 "threads per its plan";
   let description = [{
     In each launch function, every linalg op is replaced per the schedule in
-    its `accy.plan` for the function's target:
+    its `choir.plan` for the function's target:
       - `elementwise` over buffers that are all contiguous, known to be
         16-byte aligned (`memref.assume_alignment` on arguments, device
         allocations) and read and written at the point itself, with a
@@ -48,21 +48,21 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
         (`tileParallelLoop`), and mapped to blocks and threads with
         `#gpu.loop_dim_map`; the upstream `convert-parallel-loops-to-gpu`
         that follows makes the `gpu.launch`;
-      - `row-reduction`: a `gpu.launch` with a block per row, each thread
+      - `row_reduction`: a `gpu.launch` with a block per row, each thread
         folding a strided part of it, `gpu.subgroup_reduce` and a
         shared-memory slot per subgroup combining the parts; rows contiguous
         in 16-byte aligned buffers are taken in runs of 16 bytes per thread
         (merged into 128-bit accesses) when the row is a whole number of
         runs. With `rows_per_block`, a host-side branch on the row's length
         launches a subgroup per row for short rows instead (two launches);
-      - `thread-reduction`: a `gpu.launch` with one thread per output point,
+      - `thread_reduction`: a `gpu.launch` with one thread per output point,
         reducing serially;
-      - `tiled-contraction`: a `gpu.launch` with a block per output tile,
+      - `tiled_contraction`: a `gpu.launch` with a block per output tile,
         each thread a micro-tile of accumulators in registers, K staged
         through shared-memory tiles;
       - `scan`: a `gpu.launch` with one block per line, which walks the line
         in chunks of the block's threads: an inclusive subgroup scan with
-        shuffles (`up`, or `idx` where the plan says so), the subgroups'
+        shuffles (`up`, or `idx` where the plan has no `shuffle_up`), the subgroups'
         totals through shared memory, and a carry from the chunks before.
         With `lines_per_block`, a thread per line walks it serially; with
         `line_tile` (and an output starting at the neutral element), three
@@ -82,7 +82,8 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
     `accy-choir-group-kernels`. A `memref.load`, `memref.store`,
     `memref.copy` or op with regions outside the dispatches is reported.
   }];
-  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+  let dependentDialects = ["::accy::choir::ChoirDialect",
+                           "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect"];

@@ -70,7 +70,8 @@ def PlanBuffers : Pass<"accy-choir-plan-buffers", "mlir::ModuleOp"> {
     Option<"bufferAlignment", "buffer-alignment", "unsigned",
            /*default=*/"64", "Alignment in bytes of intermediate buffers">,
   ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::accy::choir::ChoirDialect",
+                           "mlir::linalg::LinalgDialect",
                            "mlir::memref::MemRefDialect"];
 }
 

@@ -2,6 +2,7 @@
 #ifndef ACCY_DIALECT_CHOIR_IR_CHOIR_H
 #define ACCY_DIALECT_CHOIR_IR_CHOIR_H
 
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/Dialect/Choir/IR/EinsumSpec.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -11,12 +12,6 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-
-#include "accy/Dialect/Choir/IR/ChoirDialect.h.inc"
-#include "accy/Dialect/Choir/IR/ChoirEnums.h.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "accy/Dialect/Choir/IR/ChoirAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "accy/Dialect/Choir/IR/ChoirOps.h.inc"

@@ -1,0 +1,30 @@
+//===- ChoirAttrs.h - Choir enums and attributes ----------------*- C++ -*-===//
+//
+// The choir attributes without the ops: the dispatch plans the backend
+// stages and the language server read (ChoirPlanAttrs.td) include only this.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_DIALECT_CHOIR_IR_CHOIRATTRS_H
+#define ACCY_DIALECT_CHOIR_IR_CHOIRATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "accy/Dialect/Choir/IR/ChoirDialect.h.inc"
+#include "accy/Dialect/Choir/IR/ChoirEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h.inc"
+
+namespace accy::choir {
+
+/// The discardable attributes through which the dispatch stage hands its
+/// dispatches to the later stages: `choir.member = #choir.member<...>` on
+/// every op of a dispatch, `choir.plan = #choir.plan<...>` on its root.
+inline constexpr llvm::StringLiteral kMemberAttrName = "choir.member";
+inline constexpr llvm::StringLiteral kPlanAttrName = "choir.plan";
+
+} // namespace accy::choir
+
+#endif // ACCY_DIALECT_CHOIR_IR_CHOIRATTRS_H

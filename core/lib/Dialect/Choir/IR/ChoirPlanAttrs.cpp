@@ -1,0 +1,94 @@
+//===- ChoirPlanAttrs.cpp - Verifiers of the dispatch plans ---------------===//
+
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+
+using namespace mlir;
+using namespace accy::choir;
+
+LogicalResult MemberAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t id, DispatchRole) {
+  if (id < 0)
+    return emitError() << "dispatch id " << id << " is negative";
+  return success();
+}
+
+static bool allPositive(ArrayRef<int64_t> values) {
+  return llvm::all_of(values, [](int64_t value) { return value > 0; });
+}
+
+LogicalResult LaunchAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, DenseI64ArrayAttr block,
+    DenseI64ArrayAttr tile, int64_t subgroup, int64_t workgroupMemory,
+    int64_t rowsPerBlock, int64_t subgroupRowsUpTo, int64_t linesPerBlock,
+    int64_t threadLinesFrom, int64_t lineTile, int64_t splitLinesBelow, bool) {
+  if (!block || block.size() != 3 || !allPositive(block.asArrayRef()))
+    return emitError() << "block must be three positive sizes (x, y, z)";
+  if (!tile || tile.empty() || !allPositive(tile.asArrayRef()))
+    return emitError() << "tile must be one or more positive sizes";
+  if (subgroup <= 0 || !llvm::isPowerOf2_64(subgroup))
+    return emitError() << "subgroup " << subgroup
+                       << " is not a positive power of two";
+  if (workgroupMemory < 0 || rowsPerBlock < 0 || subgroupRowsUpTo < 0 ||
+      linesPerBlock < 0 || threadLinesFrom < 0 || lineTile < 0 ||
+      splitLinesBelow < 0)
+    return emitError() << "launch sizes must not be negative";
+  return success();
+}
+
+LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               Schedule schedule, StringAttr combiner,
+                               DictionaryAttr targets) {
+  bool combines =
+      schedule == Schedule::RowReduction || schedule == Schedule::Scan;
+  if (combines && !combiner)
+    return emitError() << "a " << stringifySchedule(schedule)
+                       << " plan needs a combiner";
+  if (!targets)
+    return emitError() << "a plan needs targets";
+  for (NamedAttribute target : targets) {
+    if (llvm::isa<SerialLoopsAttr>(target.getValue()))
+      continue;
+    auto launch = llvm::dyn_cast<LaunchAttr>(target.getValue());
+    if (!launch)
+      return emitError() << "target '" << target.getName().getValue()
+                         << "' is neither #choir.launch nor "
+                            "#choir.serial_loops";
+    auto onlyFor = [&](Schedule owner, bool set,
+                       StringRef fields) -> LogicalResult {
+      if (!set || schedule == owner)
+        return success();
+      return emitError() << "target '" << target.getName().getValue()
+                         << "': " << fields << " belong to "
+                         << stringifySchedule(owner) << " plans only";
+    };
+    if (failed(onlyFor(Schedule::RowReduction,
+                       launch.getRowsPerBlock() || launch.getSubgroupRowsUpTo(),
+                       "rows_per_block, subgroup_rows_up_to")) ||
+        failed(onlyFor(Schedule::Scan,
+                       launch.getLinesPerBlock() ||
+                           launch.getThreadLinesFrom() ||
+                           launch.getLineTile() ||
+                           launch.getSplitLinesBelow() || launch.getShuffleUp(),
+                       "lines_per_block, thread_lines_from, line_tile, "
+                       "split_lines_below, shuffle_up")))
+      return failure();
+  }
+  return success();
+}
+
+LaunchAttr PlanAttr::getLaunch(StringRef target) const {
+  return getTargets().getAs<LaunchAttr>(target);
+}
+
+LogicalResult ChoirDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kMemberAttrName && !isa<MemberAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' must be #choir.member";
+  if (name == kPlanAttrName && !isa<PlanAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' must be #choir.plan";
+  return success();
+}

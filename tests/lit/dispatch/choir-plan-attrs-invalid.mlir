@@ -1,0 +1,63 @@
+// RUN: accy-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect -o /dev/null
+
+// One case per verifier message of the dispatch plans (ChoirPlanAttrs.cpp).
+// A launch is checked wherever it appears; under any attribute name here.
+
+// expected-error @+1 {{dispatch id -1 is negative}}
+"test.root"() {choir.member = #choir.member<-1>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'choir.member' must be #choir.member}}
+"test.root"() {choir.member = {id = 0 : i64}} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'choir.plan' must be #choir.plan}}
+"test.root"() {choir.plan = {schedule = "elementwise"}} : () -> ()
+
+// -----
+
+// expected-error @+1 {{block must be three positive sizes (x, y, z)}}
+"test.root"() {launch = #choir.launch<block = [256, 1], tile = [256], subgroup = 32, workgroup_memory = 0>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{tile must be one or more positive sizes}}
+"test.root"() {launch = #choir.launch<block = [256, 1, 1], tile = [], subgroup = 32, workgroup_memory = 0>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{subgroup 48 is not a positive power of two}}
+"test.root"() {launch = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 48, workgroup_memory = 0>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{launch sizes must not be negative}}
+"test.root"() {launch = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 32, workgroup_memory = -4>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{a row_reduction plan needs a combiner}}
+"test.root"() {choir.plan = #choir.plan<row_reduction, targets = {sm_90 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32>}>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{target 'host' is neither #choir.launch nor #choir.serial_loops}}
+"test.root"() {choir.plan = #choir.plan<elementwise, targets = {host = {loops = "serial"}}>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{target 'sm_90': rows_per_block, subgroup_rows_up_to belong to row_reduction plans only}}
+"test.root"() {choir.plan = #choir.plan<elementwise, targets = {sm_90 = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 32, workgroup_memory = 0, rows_per_block = 8>}>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{target 'sm_90': lines_per_block, thread_lines_from, line_tile, split_lines_below, shuffle_up belong to scan plans only}}
+"test.root"() {choir.plan = #choir.plan<row_reduction, combiner = "addf", targets = {sm_90 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, shuffle_up = true>}>} : () -> ()
+
+// -----
+
+// expected-error @+2 {{expected ::accy::choir::Schedule to be one of: elementwise, row_reduction, thread_reduction, tiled_contraction, scan}}
+// expected-error @+1 {{failed to parse Choir_PlanAttr parameter 'schedule'}}
+"test.root"() {choir.plan = #choir.plan<row_reductions, combiner = "addf", targets = {}>} : () -> ()
