@@ -49,19 +49,31 @@ module {
   }
 }
 
-// The scaling fuses into the row sum: one dispatch.
+// The scaling fuses into the row sum: one dispatch, a region isolated from
+// above (constants cloned in) that writes the row sums into %[[E]].
 // CHECK-LABEL: module @rowsum_scaled
 // CHECK-SAME:    accy.targets = ["sm_90", "gfx942", "host"]
-// CHECK:         linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:      choir.member = #choir.member<0>
-// CHECK-SAME:      choir.plan = #choir.plan<row_reduction, combiner = "addf"
-// CHECK:           arith.mulf
-// CHECK-NEXT:      arith.addf
+// CHECK:         %[[E:.+]] = tensor.empty
+// CHECK-NEXT:    %[[D:.+]] = choir.dispatch ins(%arg0 : tensor<?x?xf32>) outs(%[[E]] : tensor<?xf32>)
+// CHECK-SAME:      plan <row_reduction, combiner = "addf", targets = {gfx942 = #choir.launch<
+// CHECK-NEXT:    ^bb0(%[[X:.+]]: tensor<?x?xf32>, %[[OUT:.+]]: tensor<?xf32>):
+// CHECK-DAG:       %[[TWO:.+]] = arith.constant 2.0
+// CHECK-DAG:       %[[ZERO:.+]] = arith.constant 0.0
+// CHECK:           %[[INIT:.+]] = linalg.fill {choir.member = #choir.member<0, init>} ins(%[[ZERO]] : f32) outs(%[[OUT]] : tensor<?xf32>)
+// CHECK:           %[[SUM:.+]] = linalg.generic
+// CHECK-SAME:        iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:        ins(%[[X]] : tensor<?x?xf32>) outs(%[[INIT]] : tensor<?xf32>)
+// CHECK-SAME:        choir.member = #choir.member<0>
+// CHECK:             arith.mulf %{{.+}}, %[[TWO]]
+// CHECK-NEXT:        arith.addf
+// CHECK:           choir.yield %[[SUM]] : tensor<?xf32>
+// CHECK-NEXT:    } -> tensor<?xf32>
+// CHECK-NEXT:    bufferization.materialize_in_destination %[[D]] in %arg1
 // CHECK-NOT:     linalg.generic
 
 // x * 1 folds away: no dispatch is left here, only the copy of the input
 // into the output, which the memory stage makes a planned linalg.copy.
 // CHECK-LABEL: module @scale
+// CHECK-NOT:     choir.dispatch
 // CHECK-NOT:     linalg
 // CHECK:         bufferization.materialize_in_destination %arg0 in %arg1

@@ -2,6 +2,8 @@
 
 #include "accy/Stages/Dispatch/Plan.h"
 
+#include "accy/Dialect/Choir/IR/Choir.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -15,7 +17,10 @@ void accy::setDispatchMember(Operation *op, int64_t id,
               choir::MemberAttr::get(op->getContext(), id, role));
 }
 
+/// The membership of `op`; a dispatch region's is its root's.
 static choir::MemberAttr getMember(Operation *op) {
+  if (auto dispatch = dyn_cast<choir::DispatchOp>(op))
+    op = dispatch.getRoot();
   return op->getAttrOfType<choir::MemberAttr>(choir::kMemberAttrName);
 }
 
@@ -108,6 +113,8 @@ Operation *accy::getDispatchRoot(Operation *op) {
   choir::MemberAttr member = getMember(op);
   if (!member)
     return nullptr;
+  if (auto dispatch = dyn_cast<choir::DispatchOp>(op))
+    return dispatch.getRoot();
   if (member.getRole() == choir::DispatchRole::Root)
     return op;
   // An init precedes its root (the root reads it); an epilogue follows.

@@ -19,6 +19,7 @@ void accy::dispatch::buildDispatchPipeline(
   pm.addPass(createFormDispatches(
       FormDispatchesOptions{options.maxRecomputeOps}));
   pm.addPass(createPlanSchedule(PlanScheduleOptions{options.targets}));
+  pm.addPass(createBuildDispatchRegions());
 }
 
 void accy::dispatch::registerDispatchPipeline() {

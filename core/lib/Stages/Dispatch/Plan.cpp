@@ -2,6 +2,8 @@
 
 #include "accy/Stages/Dispatch/Plan.h"
 
+#include "accy/Dialect/Choir/IR/Choir.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
@@ -263,7 +265,15 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
 }
 
 choir::PlanAttr accy::getPlan(Operation *root) {
-  return root->getAttrOfType<choir::PlanAttr>(choir::kPlanAttrName);
+  if (auto plan = root->getAttrOfType<choir::PlanAttr>(choir::kPlanAttrName))
+    return plan;
+  // In a dispatch region the plan is the region's.
+  auto dispatch = dyn_cast<choir::DispatchOp>(root);
+  if (!dispatch)
+    dispatch = dyn_cast_or_null<choir::DispatchOp>(root->getParentOp());
+  if (dispatch && (dispatch == root || dispatch.getRoot() == root))
+    return dispatch.getPlan();
+  return nullptr;
 }
 
 std::optional<Schedule> accy::getPlannedSchedule(Operation *root) {

@@ -13,6 +13,7 @@ using namespace mlir;
 
 void accy::memory::buildMemoryPipeline(OpPassManager &pm,
                                        const MemoryPipelineOptions &options) {
+  pm.addPass(createInlineDispatchRegions());
   pm.addPass(createPrepareBufferization());
   // Outputs are written in place: tensor.empty ops that end in an output
   // argument become that argument.

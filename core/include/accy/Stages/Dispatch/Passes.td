@@ -131,4 +131,23 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
   let dependentDialects = ["::accy::choir::ChoirDialect"];
 }
 
+def BuildDispatchRegions : Pass<"accy-choir-build-dispatch-regions",
+                                "mlir::ModuleOp"> {
+  let summary = "Move each planned dispatch into a choir.dispatch region";
+  let description = [{
+    The last pass of the dispatch stage. The ops of each dispatch (its
+    `choir.member`s: root, init fills, epilogues) move, in program order,
+    into a `choir.dispatch` region placed where the root was, with the
+    root's `choir.plan` as the region's plan. The region is isolated from
+    above: the values its ops read from outside become operands (constants
+    are cloned in instead); the destination each result's chain of
+    destination-style ops starts from is its `outs` operand. A result is
+    every value of the dispatch used after it. An epilogue operand computed
+    between the root and the epilogue moves before the root where it is
+    free of memory effects (`accy-choir-form-dispatches` only fuses such
+    epilogues).
+  }];
+  let dependentDialects = ["::accy::choir::ChoirDialect"];
+}
+
 #endif // ACCY_STAGES_DISPATCH_PASSES

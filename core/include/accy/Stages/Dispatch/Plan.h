@@ -94,7 +94,8 @@ choir::PlanAttr planDispatch(mlir::linalg::LinalgOp op,
                              llvm::ArrayRef<const TargetProfile *> targets,
                              const RowPipeline &pipeline = {});
 
-/// The plan of a dispatch root, or null; and its schedule, or none.
+/// The plan of a dispatch root (its `choir.plan`, or in a `choir.dispatch`
+/// region the region's) or of a region, or null; and its schedule, or none.
 choir::PlanAttr getPlan(mlir::Operation *root);
 std::optional<Schedule> getPlannedSchedule(mlir::Operation *root);
 void setPlan(mlir::Operation *root, choir::PlanAttr plan);
@@ -102,20 +103,21 @@ void setPlan(mlir::Operation *root, choir::PlanAttr plan);
 /// Marks `op` as a member of dispatch `id` in `role`.
 void setDispatchMember(mlir::Operation *op, int64_t id,
                        choir::DispatchRole role = choir::DispatchRole::Root);
-/// The dispatch id of an op (`#choir.member<N, ...>`), or -1.
+/// The dispatch id of an op (`#choir.member<N, ...>`; a region's is its
+/// root's), or -1.
 int64_t getDispatchId(mlir::Operation *op);
 /// True for a fill folded into its dispatch root (role `init`).
 bool isDispatchInit(mlir::Operation *op);
 /// True for an elementwise op fused after its dispatch root (role
 /// `epilogue`).
 bool isDispatchEpilogue(mlir::Operation *op);
-/// The root of the dispatch `op` belongs to: `op` itself for a root, else
-/// the closest op of its block with the same dispatch id and no role,
-/// following an init and preceding an epilogue; null for an op of no
-/// dispatch.
+/// The root of the dispatch `op` belongs to: `op` itself for a root, a
+/// region's root for a `choir.dispatch`, else the closest op of its block
+/// with the same dispatch id and role `root`, following an init and
+/// preceding an epilogue; null for an op of no dispatch.
 mlir::Operation *getDispatchRoot(mlir::Operation *op);
 
-/// The shapes of ops fused after a dispatch root (`role = "epilogue"`); the
+/// The shapes of ops fused after a dispatch root (role `epilogue`); the
 /// dispatch stage decides on tensors and the kernel stage checks again on
 /// buffers with the same rules.
 ///

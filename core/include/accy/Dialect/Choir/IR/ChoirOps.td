@@ -3,7 +3,7 @@
 #define ACCY_CHOIR_OPS
 
 include "accy/Dialect/Choir/IR/ChoirBase.td"
-include "accy/Dialect/Choir/IR/ChoirPlanAttrs.td"
+include "accy/Dialect/Choir/IR/ChoirDispatchOps.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

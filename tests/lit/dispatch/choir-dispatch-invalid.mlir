@@ -1,6 +1,7 @@
 // RUN: accy-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect -o /dev/null
 
-// One case per verifier message of the dispatch plans (ChoirPlanAttrs.cpp).
+// One case per verifier message of the dispatch plans and regions
+// (ChoirPlanAttrs.cpp, ChoirDispatchOps.cpp).
 // A launch is checked wherever it appears; under any attribute name here.
 
 // expected-error @+1 {{dispatch id -1 is negative}}
@@ -61,3 +62,26 @@
 // expected-error @+2 {{expected ::accy::choir::Schedule to be one of: elementwise, row_reduction, thread_reduction, tiled_contraction, scan}}
 // expected-error @+1 {{failed to parse Choir_PlanAttr parameter 'schedule'}}
 "test.root"() {choir.plan = #choir.plan<row_reductions, combiner = "addf", targets = {}>} : () -> ()
+
+// -----
+
+func.func @no_root(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'choir.dispatch' op region holds no root (an op marked #choir.member<N>)}}
+  %r = choir.dispatch outs(%x : tensor<4xf32>) plan <elementwise, targets = {host = #choir.serial_loops}> {
+  ^bb0(%o: tensor<4xf32>):
+    choir.yield %o : tensor<4xf32>
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @arguments(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'choir.dispatch' op operand 0 of type 'tensor<4xf32>' is taken by a region argument of type 'tensor<8xf32>'}}
+  %r = choir.dispatch outs(%x : tensor<4xf32>) plan <elementwise, targets = {host = #choir.serial_loops}> {
+  ^bb0(%o: tensor<8xf32>):
+    %c = arith.constant dense<0.0> : tensor<4xf32>
+    choir.yield %c : tensor<4xf32>
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -1,0 +1,39 @@
+//===- InlineDispatchRegions.cpp - Dissolve choir.dispatch regions --------===//
+
+#include "accy/Dialect/Choir/IR/Choir.h"
+#include "accy/Stages/Dispatch/Plan.h"
+#include "accy/Stages/Memory/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace accy::memory {
+#define GEN_PASS_DEF_INLINEDISPATCHREGIONS
+#include "accy/Stages/Memory/Passes.h.inc"
+} // namespace accy::memory
+
+using namespace mlir;
+using namespace accy;
+
+namespace {
+
+struct InlineDispatchRegionsPass
+    : public accy::memory::impl::InlineDispatchRegionsBase<
+          InlineDispatchRegionsPass> {
+  void runOnOperation() override {
+    SmallVector<choir::DispatchOp> dispatches;
+    getOperation().walk(
+        [&](choir::DispatchOp dispatch) { dispatches.push_back(dispatch); });
+    IRRewriter rewriter(&getContext());
+    for (choir::DispatchOp dispatch : dispatches) {
+      setPlan(dispatch.getRoot(), dispatch.getPlan());
+      Block &body = dispatch.getBody().front();
+      auto yield = cast<choir::YieldOp>(body.getTerminator());
+      SmallVector<Value> results(yield.getValues());
+      rewriter.eraseOp(yield);
+      rewriter.inlineBlockBefore(&body, dispatch, dispatch.getOperands());
+      rewriter.replaceOp(dispatch, results);
+    }
+  }
+};
+
+} // namespace
