@@ -59,7 +59,7 @@ module {
       %zero = arith.constant 0.0 : f32
       %e = tensor.empty(%d) : tensor<1x?xf32>
       %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?xf32>) -> tensor<1x?xf32>
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x?xf32>) outs(%f : tensor<1x?xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x?xf32>) outs(%f : tensor<1x?xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %j = linalg.index 1 : index
         %k = linalg.index 2 : index
@@ -78,4 +78,4 @@ module {
 // CHECK:         linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%{{.+}} : tensor<1x?xf32>)
-// CHECK-SAME:      accy.scan = "cumsum"
+// CHECK-SAME:      choir.scan = #choir<scan_kind cumsum>

@@ -236,7 +236,7 @@ module {
 // cumsum: the elementwise producer (x * 2 + b) fuses into the scan, which
 // reads it through a map of every loop but the axis (its kernels evaluate
 // the payload once per element), and the fused generic keeps its
-// `accy.scan` tag; relu of the scan runs as its epilogue. One dispatch.
+// `choir.scan` tag; relu of the scan runs as its epilogue. One dispatch.
 
 #id = affine_map<(n, d) -> (n, d)>
 #col = affine_map<(n, d) -> (d)>
@@ -260,7 +260,7 @@ module {
       } -> tensor<?x?xf32>
       %e1 = tensor.empty(%n, %d) : tensor<?x?xf32>
       %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?x?xf32>) -> tensor<?x?xf32>
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%y : tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%y : tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 1 : index
         %j = linalg.index 2 : index
@@ -288,7 +288,7 @@ module {
 // CHECK-SAME:      choir.member = #choir.member<0, init>
 // CHECK-NOT:     linalg.generic
 // CHECK:         linalg.generic {indexing_maps = [#[[IN]], #[[COL]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}}, %{{.+}} : tensor<?x?xf32>, tensor<?xf32>)
-// CHECK-SAME:      accy.scan = "cumsum", choir.member = #choir.member<0>
+// CHECK-SAME:      choir.member = #choir.member<0>, choir.scan = #choir<scan_kind cumsum>
 // CHECK:           arith.mulf
 // CHECK:           arith.addf
 // CHECK:           arith.cmpi ule

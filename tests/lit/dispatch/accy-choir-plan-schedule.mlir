@@ -158,7 +158,7 @@ module {
 
 // -----
 
-// A scan from the tensor stage (`accy.scan`, a reduction loop j masked by
+// A scan from the tensor stage (`choir.scan`, a reduction loop j masked by
 // j <= i): one block per line, as many threads as the line has elements
 // rounded up to the subgroup (at most the profile's block), one shared slot
 // per subgroup; NVIDIA shuffles `up`, AMD reads lanes with `idx`. Without
@@ -170,7 +170,7 @@ module {
   module @scans attributes {accy.kernel = "scans"} {
     func.func @scans(%x: tensor<?x100xf32>, %o0: tensor<?x100xf32> {accy.result = 0 : i64}, %o1: tensor<?x100xf32> {accy.result = 1 : i64}) -> (tensor<?x100xf32>, tensor<?x100xf32>) attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x100xf32>) outs(%o0 : tensor<?x100xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x100xf32>) outs(%o0 : tensor<?x100xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 1 : index
         %j = linalg.index 2 : index
@@ -195,12 +195,12 @@ module {
 
 // CHECK-LABEL: module @scans
 // CHECK:       = linalg.generic
-// CHECK-SAME:    accy.scan = "cumsum"
 // CHECK-SAME:    choir.member = #choir.member<0>
 // CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf", targets = {
 // CHECK-SAME:      gfx942 = #choir.launch<block = [128, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 8>
 // CHECK-SAME:      host = #choir.serial_loops
 // CHECK-SAME:      sm_80 = #choir.launch<block = [128, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 16, shuffle_up = true>
+// CHECK-SAME:    choir.scan = #choir<scan_kind cumsum>
 // CHECK:       = linalg.generic
 // CHECK-SAME:    choir.plan = #choir.plan<row_reduction, combiner = "addf"
 
@@ -215,7 +215,7 @@ module {
   module @long_lines attributes {accy.kernel = "long_lines"} {
     func.func @long_lines(%x: tensor<4x100000xf32>, %o0: tensor<4x100000xf32> {accy.result = 0 : i64}) -> tensor<4x100000xf32> attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x100000xf32>) outs(%o0 : tensor<4x100000xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x100000xf32>) outs(%o0 : tensor<4x100000xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 1 : index
         %j = linalg.index 2 : index
@@ -250,7 +250,7 @@ module {
   module @outer_axis attributes {accy.kernel = "outer_axis"} {
     func.func @outer_axis(%x: tensor<64x8192xf32>, %o0: tensor<64x8192xf32> {accy.result = 0 : i64}) -> tensor<64x8192xf32> attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<64x8192xf32>) outs(%o0 : tensor<64x8192xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<64x8192xf32>) outs(%o0 : tensor<64x8192xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 0 : index
         %j = linalg.index 2 : index
@@ -279,7 +279,7 @@ module {
   module @outer_axis_few_lines attributes {accy.kernel = "outer_axis_few_lines"} {
     func.func @outer_axis_few_lines(%x: tensor<1000x128xf32>, %o0: tensor<1000x128xf32> {accy.result = 0 : i64}) -> tensor<1000x128xf32> attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1000x128xf32>) outs(%o0 : tensor<1000x128xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1000x128xf32>) outs(%o0 : tensor<1000x128xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 0 : index
         %j = linalg.index 2 : index
@@ -311,7 +311,7 @@ module {
   module @outer_axis_dynamic attributes {accy.kernel = "outer_axis_dynamic"} {
     func.func @outer_axis_dynamic(%x: tensor<?x?xf32>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%o0 : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%o0 : tensor<?x?xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 0 : index
         %j = linalg.index 2 : index
@@ -342,7 +342,7 @@ module {
   module @long_dynamic_line attributes {accy.kernel = "long_dynamic_line"} {
     func.func @long_dynamic_line(%x: tensor<?xf32>, %o0: tensor<?xf32> {accy.result = 0 : i64}) -> tensor<?xf32> attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?xf32>) outs(%o0 : tensor<?xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?xf32>) outs(%o0 : tensor<?xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 0 : index
         %j = linalg.index 1 : index
@@ -372,7 +372,7 @@ module {
   module @scan_of_broadcast attributes {accy.kernel = "scan_of_broadcast"} {
     func.func @scan_of_broadcast(%b: tensor<?xf32>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
       %zero = arith.constant 0.0 : f32
-      %scan = linalg.generic {indexing_maps = [#row, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%b : tensor<?xf32>) outs(%o0 : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#row, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%b : tensor<?xf32>) outs(%o0 : tensor<?x?xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 1 : index
         %j = linalg.index 2 : index

@@ -85,3 +85,8 @@ func.func @arguments(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{'choir.scan' must be #choir<scan_kind ...>}}
+"test.root"() {choir.scan = "cumsum"} : () -> ()

@@ -368,7 +368,7 @@ module {
       %zero = arith.constant 0.0 : f32
       %e0 = tensor.empty(%n, %d) : tensor<?x?xf32>
       %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<?x?xf32>) -> tensor<?x?xf32>
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x?xf16>) outs(%f : tensor<?x?xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<?x?xf16>) outs(%f : tensor<?x?xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f16, %acc: f32):
         %i = linalg.index 1 : index
         %j = linalg.index 2 : index
@@ -466,7 +466,7 @@ module {
       %zero = arith.constant 0.0 : f32
       %e = tensor.empty() : tensor<4x100000xf32>
       %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x100000xf32>) -> tensor<4x100000xf32>
-      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x100000xf32>) outs(%f : tensor<4x100000xf32>) attrs = {accy.scan = "cumsum"} {
+      %scan = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x100000xf32>) outs(%f : tensor<4x100000xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
       ^bb0(%a: f32, %acc: f32):
         %i = linalg.index 1 : index
         %j = linalg.index 2 : index

@@ -11,7 +11,7 @@
 func.func @cummax_cols(%x: memref<?x?xf32>, %out: memref<?x?xf32>) {
   %ninf = arith.constant 0xFF800000 : f32
   linalg.fill ins(%ninf : f32) outs(%out : memref<?x?xf32>)
-  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<?x?xf32>) outs(%out : memref<?x?xf32>) attrs = {accy.scan = "cummax"} {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<?x?xf32>) outs(%out : memref<?x?xf32>) attrs = {choir.scan = #choir<scan_kind cummax>} {
   ^bb0(%a: f32, %acc: f32):
     %i = linalg.index 0 : index
     %j = linalg.index 2 : index

@@ -115,7 +115,7 @@ func.func @concat(%a: tensor<?x2xf32>, %b: tensor<?x3xf32>) -> tensor<?x5xf32> {
 // CHECK-LABEL: func.func @cumsum
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f32)
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0 : tensor<?x8xf32>) outs(%[[F]] : tensor<?x8xf32>) attrs = {{ *}}{accy.scan = "cumsum"}
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0 : tensor<?x8xf32>) outs(%[[F]] : tensor<?x8xf32>) attrs = {{ *}}{choir.scan = #choir<scan_kind cumsum>}
 // CHECK: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK: %[[I:.*]] = linalg.index 1
 // CHECK: %[[J:.*]] = linalg.index 2
@@ -132,7 +132,7 @@ func.func @cumsum(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 // cummax starts from -inf and takes maxima.
 // CHECK-LABEL: func.func @cummax
 // CHECK: arith.constant 0xFF800000 : f32
-// CHECK: accy.scan = "cummax"
+// CHECK: choir.scan = #choir<scan_kind cummax>
 // CHECK: arith.maximumf
 func.func @cummax(%x: tensor<16xf32>) -> tensor<16xf32> {
   %r = choir.scan cummax %x {axis = 0 : i64} : tensor<16xf32>

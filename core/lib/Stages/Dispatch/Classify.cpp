@@ -109,7 +109,7 @@ static Operation *matchCombiner(linalg::LinalgOp op) {
 /// j and i), i the parallel loop of the scanned axis. The mask, not the
 /// operands' maps, names i: a fused broadcast may read no operand along it.
 static bool matchScan(linalg::LinalgOp op, DispatchShape &shape) {
-  if (!op->hasAttr(kScanAttr) || op.getNumReductionLoops() != 1)
+  if (!op->hasAttr(kScanAttrName) || op.getNumReductionLoops() != 1)
     return false;
   Operation *combiner = matchCombiner(op);
   if (!combiner)

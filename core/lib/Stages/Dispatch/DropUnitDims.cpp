@@ -61,10 +61,10 @@ struct DropUnitDimsPass
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     linalg::ControlDropUnitDims options;
-    // A scan keeps its loops: its tag (`accy.scan`) names the axis loop's
+    // A scan keeps its loops: its tag (`choir.scan`) names the axis loop's
     // role, and the rewritten generic would not carry it.
     options.controlFn = [](Operation *op) -> SmallVector<unsigned> {
-      if (op->hasAttr(kScanAttr))
+      if (op->hasAttr(kScanAttrName))
         return {};
       return linalg::ControlDropUnitDims().controlFn(op);
     };

@@ -158,7 +158,7 @@ struct FuseIntoScan : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp scan,
                                 PatternRewriter &rewriter) const override {
-    Attribute tag = scan->getAttr(kScanAttr);
+    Attribute tag = scan->getAttr(kScanAttrName);
     if (!tag)
       return failure();
     for (OpOperand *operand : scan.getDpsInputOperands()) {
@@ -169,7 +169,7 @@ struct FuseIntoScan : OpRewritePattern<linalg::GenericOp> {
           linalg::fuseElementwiseOps(rewriter, operand);
       if (failed(fused))
         return failure();
-      fused->fusedOp->setAttr(kScanAttr, tag);
+      fused->fusedOp->setAttr(kScanAttrName, tag);
       for (auto [original, replacement] : fused->replacements)
         rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
           return use.getOwner() != producer;
@@ -205,7 +205,8 @@ struct FormDispatchesPass
     // Scans fuse only through FuseIntoScan.
     linalg::populateElementwiseOpsFusionPatterns(
         patterns, [control](OpOperand *operand) {
-          return !operand->getOwner()->hasAttr(kScanAttr) && control(operand);
+          return !operand->getOwner()->hasAttr(kScanAttrName) &&
+                 control(operand);
         });
     if (failed(applyPatternsAndFoldGreedily(entry, std::move(patterns))))
       return entry.emitError("elementwise fusion did not converge");

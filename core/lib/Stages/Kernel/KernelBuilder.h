@@ -105,7 +105,7 @@ mlir::FailureOr<unsigned>
 buildRowReductionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                         const KernelPlan &plan, mlir::Operation *combiner);
 
-/// The scan schedule (ScanKernel.cpp) for `op`, a scan tagged `accy.scan`
+/// The scan schedule (ScanKernel.cpp) for `op`, a scan tagged `choir.scan`
 /// (see `shape`): one block per line walking the line in chunks of its
 /// threads with a carry; with `plan.linesPerBlock`, one thread per line
 /// walking it serially; with `plan.lineTile`, three launches (block

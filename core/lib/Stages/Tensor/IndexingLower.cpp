@@ -371,7 +371,7 @@ struct LowerConcat : OpRewritePattern<choir::ConcatOp> {
 
 /// out[..., i, ...] = combine over j <= i of x[..., j, ...]: a reduction
 /// loop j next to the parallel ones, masked by j <= i. Quadratic along the
-/// axis as written, but a plain linalg.generic; `accy.scan` names it for
+/// axis as written, but a plain linalg.generic; `choir.scan` names it for
 /// the dispatch stage's scan schedule, and the kernel stage generates
 /// linear code from it (the payload at j = i is element i).
 struct LowerScan : OpRewritePattern<choir::ScanOp> {
@@ -415,8 +415,10 @@ struct LowerScan : OpRewritePattern<choir::ScanOp> {
                         : maxScalar(b, l, args[1], v);
           b.create<linalg::YieldOp>(l, r);
         });
-    generic->setAttr("accy.scan",
-                     rewriter.getStringAttr(sum ? "cumsum" : "cummax"));
+    generic->setAttr(choir::kScanAttrName,
+                     choir::ScanKindAttr::get(rewriter.getContext(),
+                                              sum ? choir::ScanKind::cumsum
+                                                  : choir::ScanKind::cummax));
     Value result = generic.getResult(0);
     if (acc != elem)
       result = buildElementwise(rewriter, loc, type, sizes, result,

@@ -18,7 +18,7 @@ def DropUnitDims : Pass<"accy-choir-drop-unit-dims", "mlir::ModuleOp"> {
     not generalize stay named and become dispatch roots). Then upstream's
     unit-extent folding (`populateFoldUnitExtentDimsPatterns`, reassociative
     reshapes) removes every loop of extent 1 from the generics, except from
-    scans (`accy.scan`), and reshapes of `tensor.empty` fold. The reshapes
+    scans (`choir.scan`), and reshapes of `tensor.empty` fold. The reshapes
     that `keepdims=true` and size-1 broadcasts put between elementwise ops
     meet and cancel, so that `accy-choir-form-dispatches` sees one chain of
     generics: `rsqrt(mean(..., keepdims=true) + EPS)` joins its reduction's
@@ -42,7 +42,7 @@ def FormDispatches : Pass<"accy-choir-form-dispatches", "mlir::ModuleOp"> {
     broadcast). A producer with several such consumers is duplicated into
     each of them when its body has at most `max-recompute-ops` ops and no
     other user keeps it alive (softmax recomputes `exp(x - max)` instead of
-    storing it). A scan (`accy.scan`) also takes producers it reads through
+    storing it). A scan (`choir.scan`) also takes producers it reads through
     a map of all its loops but the axis: its kernels evaluate the payload
     once per element.
 
@@ -94,7 +94,7 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         dimension (plus batch dimensions: of several M or N dimensions, the
         one the output varies fastest along is M or N, the others batch);
         square output tiles per block, K staged through shared memory;
-      - `scan`: a scan from the tensor stage (`accy.scan`, a reduction loop
+      - `scan`: a scan from the tensor stage (`choir.scan`, a reduction loop
         masked by `j <= i` on the axis loop) whose combiner has a neutral
         element; one block per line, threads take consecutive elements of
         a chunk of the line, subgroup shuffles and shared memory scan the

@@ -41,9 +41,8 @@ namespace accy {
 /// The schedules (elementwise, row_reduction, ...) are the choir enum.
 using choir::Schedule;
 
-/// The tag the tensor stage puts on the linalg.generic of a scan ("cumsum"
-/// or "cummax"): a reduction loop j masked by j <= i for the axis loop i.
-inline constexpr llvm::StringLiteral kScanAttr = "accy.scan";
+/// The tag of a scan's linalg.generic (see choir::kScanAttrName).
+using choir::kScanAttrName;
 
 /// How a dispatch root is classified, with what the schedules need.
 struct DispatchShape {

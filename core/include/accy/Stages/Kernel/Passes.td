@@ -92,7 +92,7 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
 def ScanLoops : Pass<"accy-choir-scan-loops", "mlir::func::FuncOp"> {
   let summary = "Lower the scans of the host version to loops with a carry";
   let description = [{
-    Replaces every scan on buffers (a `linalg.generic` tagged `accy.scan`,
+    Replaces every scan on buffers (a `linalg.generic` tagged `choir.scan`,
     the tensor stage's form with a reduction loop masked by `j <= i`) with an
     `scf.for` over its lines and, inside, an `scf.for` along the line that
     carries the running sum or maximum: linear in the line's length where the

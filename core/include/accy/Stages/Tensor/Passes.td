@@ -80,7 +80,7 @@ def ChoirIndexingLower : Pass<"accy-choir-indexing-lower", "mlir::ModuleOp"> {
     collapsed, then `linalg.broadcast`; `concat` ->
     `tensor.insert_slice` into a `tensor.empty`; `scan` -> a masked
     `linalg.generic` reduction (`out[i] = sum/max over j <= i`) tagged
-    `accy.scan` for the dispatch stage.
+    `choir.scan` for the dispatch stage.
   }];
   let dependentDialects = TensorLoweringDialects;
 }

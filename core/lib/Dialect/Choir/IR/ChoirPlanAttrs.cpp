@@ -90,5 +90,8 @@ LogicalResult ChoirDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError() << "'" << name << "' must be #choir.member";
   if (name == kPlanAttrName && !isa<PlanAttr>(attr.getValue()))
     return op->emitOpError() << "'" << name << "' must be #choir.plan";
+  if (name == kScanAttrName && !isa<ScanKindAttr>(attr.getValue()))
+    return op->emitOpError()
+           << "'" << name << "' must be #choir<scan_kind ...>";
   return success();
 }

@@ -20,10 +20,16 @@
 namespace accy::choir {
 
 /// The discardable attributes through which the dispatch stage hands its
-/// dispatches to the later stages: `choir.member = #choir.member<...>` on
-/// every op of a dispatch, `choir.plan = #choir.plan<...>` on its root.
+/// dispatches to the later stages (the dialect verifies them): `choir.member =
+/// #choir.member<...>` on every op of a dispatch, `choir.plan =
+/// #choir.plan<...>` on its root.
 inline constexpr llvm::StringLiteral kMemberAttrName = "choir.member";
 inline constexpr llvm::StringLiteral kPlanAttrName = "choir.plan";
+
+/// The tag the tensor stage puts on the linalg.generic of a scan
+/// (`choir.scan = #choir<scan_kind cumsum>`): a reduction loop j masked by
+/// j <= i for the axis loop i.
+inline constexpr llvm::StringLiteral kScanAttrName = "choir.scan";
 
 } // namespace accy::choir
 
