@@ -9,13 +9,13 @@
 using namespace mlir;
 using namespace accy;
 
-LogicalResult
-accy::forEachKernelModule(ModuleOp root,
-                          llvm::function_ref<LogicalResult(ModuleOp)> fn) {
-  bool failed = false;
-  for (ModuleOp kernel : getKernelModules(root))
-    failed |= mlir::failed(fn(kernel));
-  return mlir::failure(failed);
+LogicalResult accy::verifyKernelModuleAnchor(ModuleOp module, StringRef pass) {
+  if (module->hasAttr(kKernelAttr))
+    return success();
+  return module.emitError()
+         << "'" << pass << "' runs on a kernel module (a builtin.module with "
+         << kKernelAttr << "); nest it in the product's module: "
+         << "--pass-pipeline='builtin.module(builtin.module(" << pass << "))'";
 }
 
 std::vector<ModuleOp> accy::getKernelModules(ModuleOp product) {

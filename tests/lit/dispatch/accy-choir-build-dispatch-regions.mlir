@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --verify-diagnostics --accy-choir-build-dispatch-regions | FileCheck %s
+// RUN: accy-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(builtin.module(accy-choir-build-dispatch-regions))' | FileCheck %s
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>

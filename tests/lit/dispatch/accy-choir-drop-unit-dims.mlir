@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --accy-choir-drop-unit-dims --canonicalize | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(accy-choir-drop-unit-dims),canonicalize)' | FileCheck %s
 
 // rsqrt(mean + EPS) over an N x 1 statistic: the named broadcast of the
 // scalar is generalized, every generic loses its unit loop, and the

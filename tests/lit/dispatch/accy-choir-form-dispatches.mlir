@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --accy-choir-drop-unit-dims --accy-choir-form-dispatches | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(accy-choir-drop-unit-dims,accy-choir-form-dispatches))' | FileCheck %s
 
 // softmax: the elementwise exp(x - max) has two consumers; it is duplicated
 // into both, so there is no intermediate exp tensor. The sum of exp reduces

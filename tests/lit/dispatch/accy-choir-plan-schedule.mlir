@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --accy-choir-plan-schedule="targets=host,gfx942,sm_80" | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(accy-choir-plan-schedule{targets=host,gfx942,sm_80}))' | FileCheck %s
 
 // One op per schedule. Targets are kept in canonical order whatever the
 // order of the option.

@@ -1,5 +1,5 @@
-// RUN: accy-opt %s --accy-choir-inline-dispatch-regions | FileCheck %s
-// RUN: accy-opt %s --accy-choir-inline-dispatch-regions | accy-opt --accy-choir-build-dispatch-regions | FileCheck %s --check-prefix=ROUNDTRIP
+// RUN: accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-choir-inline-dispatch-regions))' | FileCheck %s
+// RUN: accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-choir-inline-dispatch-regions))' | accy-opt --pass-pipeline='builtin.module(builtin.module(accy-choir-build-dispatch-regions))' | FileCheck %s --check-prefix=ROUNDTRIP
 
 // The memory stage dissolves each dispatch region before bufferization:
 // its ops read the region's operands, its results are what it yields, the

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --verify-diagnostics --accy-choir-plan-buffers | FileCheck %s
+// RUN: accy-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(builtin.module(accy-choir-plan-buffers))' | FileCheck %s
 
 // Two intermediates of one type whose live ranges do not overlap share a
 // buffer; every buffer is freed after its last use; arguments get their

@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: accy-opt %S/Inputs/lowered-kernel.mlir --accy-serialize -o %t/product.mlir
+// RUN: accy-opt %S/Inputs/lowered-kernel.mlir --pass-pipeline='builtin.module(builtin.module(accy-serialize))' -o %t/product.mlir
 
 // The whole file's artifacts, one per target, named after the stem; the
 // IR is left as it was.

@@ -1,8 +1,8 @@
-// RUN: accy-opt %s --accy-select-targets="targets=sm_90" | FileCheck %s
-// RUN: accy-opt %s --accy-select-targets="targets=host,gfx942" | FileCheck %s --check-prefix=TWO
-// RUN: accy-opt %s --accy-select-targets | FileCheck %s --check-prefix=ALL
-// RUN: not accy-opt %s --accy-select-targets="targets=sm_80" 2>&1 | FileCheck %s --check-prefix=UNPLANNED
-// RUN: not accy-opt %s --accy-select-targets="targets=sm_91" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-select-targets{targets=sm_90}))' | FileCheck %s
+// RUN: accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-select-targets{targets=host,gfx942}))' | FileCheck %s --check-prefix=TWO
+// RUN: accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-select-targets))' | FileCheck %s --check-prefix=ALL
+// RUN: not accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-select-targets{targets=sm_80}))' 2>&1 | FileCheck %s --check-prefix=UNPLANNED
+// RUN: not accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-select-targets{targets=sm_91}))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // Only the requested targets' gpu.modules, launch functions and host
 // module stay, and the kernel summary names only their entries.

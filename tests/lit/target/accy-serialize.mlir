@@ -1,5 +1,5 @@
-// RUN: accy-opt %S/Inputs/lowered-kernel.mlir --accy-serialize | FileCheck %s
-// RUN: accy-opt %s --split-input-file --verify-diagnostics --accy-serialize
+// RUN: accy-opt %S/Inputs/lowered-kernel.mlir --pass-pipeline='builtin.module(builtin.module(accy-serialize))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(builtin.module(accy-serialize))'
 
 // A lowered NVVM gpu.module becomes a gpu.binary of PTX text with its
 // optimized bitcode (from which whole-file artifacts are linked), a ROCDL

@@ -23,12 +23,13 @@ class FuncOp;
 
 namespace accy {
 
-/// Calls `fn` on `root` if it is a kernel module, else on each kernel module
-/// directly nested in it, in order. Returns failure if any call failed (all
-/// are made, so every kernel reports its diagnostics).
-mlir::LogicalResult
-forEachKernelModule(mlir::ModuleOp root,
-                    llvm::function_ref<mlir::LogicalResult(mlir::ModuleOp)> fn);
+/// Every pass of the stages runs on one kernel module: the pass manager
+/// nests it under the product's module (`builtin.module(builtin.module(
+/// PASS))`, as the stage pipelines do), runs it on each kernel, on several
+/// threads, and reports it per kernel. Emits an error that says so and
+/// fails when `module` (the module `pass` was given) is not a kernel module.
+mlir::LogicalResult verifyKernelModuleAnchor(mlir::ModuleOp module,
+                                             llvm::StringRef pass);
 
 /// The kernel modules of a product: `product` itself if it is one, else the
 /// kernel modules nested in it, in order.

@@ -171,8 +171,9 @@ struct BuildDispatchRegionsPass
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(
-            getOperation(), [&](ModuleOp kernel) { return build(kernel); })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(build(kernel)))
       signalPassFailure();
   }
 };

@@ -79,9 +79,9 @@ struct DropUnitDimsPass
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return dropUnitDims(kernel);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(dropUnitDims(kernel)))
       signalPassFailure();
   }
 };

@@ -260,9 +260,9 @@ struct FormDispatchesPass
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return formDispatches(kernel);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(formDispatches(kernel)))
       signalPassFailure();
   }
 };

@@ -77,9 +77,9 @@ struct PlanSchedulePass
           << "accy-choir-plan-schedule: " << llvm::toString(profiles.takeError());
       return signalPassFailure();
     }
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return plan(kernel, *profiles);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(plan(kernel, *profiles)))
       signalPassFailure();
   }
 };

@@ -194,9 +194,9 @@ struct GroupKernelsPass
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return group(kernel);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(group(kernel)))
       signalPassFailure();
   }
 };

@@ -276,15 +276,13 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          bool failed = false;
-          for (auto func : kernel.getOps<func::FuncOp>())
-            if (auto target =
-                    func->getAttrOfType<StringAttr>(kLaunchTargetAttr))
-              failed |= mlir::failed(mapLaunchFunction(func, target));
-          return failure(failed);
-        })))
-      signalPassFailure();
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())))
+      return signalPassFailure();
+    for (auto func : kernel.getOps<func::FuncOp>())
+      if (auto target = func->getAttrOfType<StringAttr>(kLaunchTargetAttr))
+        if (failed(mapLaunchFunction(func, target)))
+          signalPassFailure();
   }
 };
 

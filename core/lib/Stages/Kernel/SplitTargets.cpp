@@ -84,9 +84,9 @@ struct SplitTargetsPass
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return split(kernel);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(split(kernel)))
       signalPassFailure();
   }
 };

@@ -20,6 +20,8 @@ struct InlineDispatchRegionsPass
     : public accy::memory::impl::InlineDispatchRegionsBase<
           InlineDispatchRegionsPass> {
   void runOnOperation() override {
+    if (failed(verifyKernelModuleAnchor(getOperation(), getArgument())))
+      return signalPassFailure();
     SmallVector<choir::DispatchOp> dispatches;
     getOperation().walk(
         [&](choir::DispatchOp dispatch) { dispatches.push_back(dispatch); });

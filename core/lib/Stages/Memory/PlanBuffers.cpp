@@ -379,9 +379,9 @@ struct PlanBuffersPass
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return plan(kernel);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(plan(kernel)))
       signalPassFailure();
   }
 };

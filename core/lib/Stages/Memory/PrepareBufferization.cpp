@@ -121,9 +121,9 @@ struct PrepareBufferizationPass
   }
 
   void runOnOperation() override {
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return prepare(kernel);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(prepare(kernel)))
       signalPassFailure();
   }
 };

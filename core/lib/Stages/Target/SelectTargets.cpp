@@ -80,9 +80,9 @@ struct SelectTargetsPass
           << "accy-choir-target: " << llvm::toString(profiles.takeError());
       return signalPassFailure();
     }
-    if (failed(forEachKernelModule(getOperation(), [&](ModuleOp kernel) {
-          return select(kernel, *profiles);
-        })))
+    ModuleOp kernel = getOperation();
+    if (failed(verifyKernelModuleAnchor(kernel, getArgument())) ||
+        failed(select(kernel, *profiles)))
       signalPassFailure();
   }
 };
