@@ -11,7 +11,8 @@
 
 #include "LaunchCondition.h"
 
-#include "accy/Stages/Dispatch/Plan.h"
+#include "accy/KernelModule/KernelModule.h"
+#include "accy/ProductAttributes.h"
 #include "accy/Stages/Kernel/Passes.h"
 #include "accy/Stages/Memory/SymbolicSizes.h"
 

@@ -1,6 +1,7 @@
 //===- SplitTargets.cpp - Launch functions per target and host version ----===//
 
-#include "accy/Stages/Dispatch/Plan.h"
+#include "accy/KernelModule/KernelModule.h"
+#include "accy/ProductAttributes.h"
 #include "accy/Stages/Kernel/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

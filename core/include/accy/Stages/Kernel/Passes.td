@@ -10,7 +10,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def SplitTargets : Pass<"accy-choir-split-targets", "mlir::ModuleOp"> {
+def SplitTargets : Pass<"accy-split-targets", "mlir::ModuleOp"> {
   let summary = "Make one launch function per GPU target and the host version";
   let description = [{
     For each GPU target in `accy.targets`, clones the bufferized entry into a
@@ -79,7 +79,7 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
     kernel (its root, folded fills and epilogues) uses is not stored. The
     launch function records what each launch is, in launch order, as
     `accy.launches = [{dispatch, schedule}, ...]` for
-    `accy-choir-group-kernels`. A `memref.load`, `memref.store`,
+    `accy-group-kernels`. A `memref.load`, `memref.store`,
     `memref.copy` or op with regions outside the dispatches is reported.
   }];
   let dependentDialects = ["::accy::choir::ChoirDialect",
@@ -125,7 +125,7 @@ def SinkIntoLaunches : Pass<"accy-sink-into-launches",
   }];
 }
 
-def GroupKernels : Pass<"accy-choir-group-kernels", "mlir::ModuleOp"> {
+def GroupKernels : Pass<"accy-group-kernels", "mlir::ModuleOp"> {
   let summary = "Gather outlined kernels into one gpu.module per target and "
                 "summarise them";
   let description = [{

@@ -23,7 +23,7 @@ def InlineDispatchRegions : Pass<"accy-choir-inline-dispatch-regions",
   }];
 }
 
-def PrepareBufferization : Pass<"accy-choir-prepare-bufferization",
+def PrepareBufferization : Pass<"accy-prepare-bufferization",
                                  "mlir::ModuleOp"> {
   let summary = "Mark kernel inputs read-only, materialize every result in "
                 "its output, unshare tensor.empty ops";

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(accy-choir-prepare-bufferization))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(accy-prepare-bufferization))' | FileCheck %s
 
 // Inputs become read-only for bufferization; a tensor.empty shared by two
 // ops (as CSE leaves them) is split so each output can be placed apart.

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-choir-split-targets))' | FileCheck %s
+// RUN: accy-opt %s --pass-pipeline='builtin.module(builtin.module(accy-split-targets))' | FileCheck %s
 
 // One launch function per GPU target, with device allocations; the entry
 // itself becomes the host version in `module @host`.

@@ -1,4 +1,4 @@
-// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(accy-choir-group-kernels))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(accy-group-kernels))' | FileCheck %s
 
 // Grid sizes traced through views: a launch sized by the memref.dim of a
 // collapse_shape is an expression over the dimensions the collapsed groups
