@@ -57,12 +57,18 @@ module {
 // CHECK-SAME:    symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>]
 // CHECK:       func.func @softmax(%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.entry} {
 // CHECK:         %[[MAX:.+]] = memref.alloc(%{{.+}}) {accy.buffer = 0 : i64, alignment = 64 : i64} : memref<?xf32>
-// CHECK:         linalg.fill {{.*}} outs(%[[MAX]] :
 // CHECK:         %[[SUM:.+]] = memref.alloc(%{{.+}}) {accy.buffer = 1 : i64, alignment = 64 : i64} : memref<?xf32>
-// CHECK:         linalg.fill {{.*}} outs(%[[SUM]] :
-// CHECK:         linalg.generic {{.*}} ins(%[[X]] : memref<?x?xf32>) outs(%[[MAX]] : memref<?xf32>)
-// CHECK:         linalg.generic {{.*}} ins(%[[X]], %[[MAX]] : {{.*}}) outs(%[[SUM]] : memref<?xf32>)
-// CHECK:         linalg.generic {{.*}} ins(%[[X]], %[[MAX]], %[[SUM]] : {{.*}}) outs(%[[OUT]] : memref<?x?xf32>)
+// The dispatch as a region on buffers: it reads x and writes both buffers
+// and the output.
+// CHECK:         choir.dispatch ins(%[[X]] : memref<?x?xf32>) outs(%[[MAX]], %[[SUM]], %[[OUT]] : memref<?xf32>, memref<?xf32>, memref<?x?xf32>) plan <row_reduction, combiner = "maximumf"
+// CHECK-NEXT:    ^bb0(%[[X_A:.+]]: memref<?x?xf32>, %[[MAX_A:.+]]: memref<?xf32>, %[[SUM_A:.+]]: memref<?xf32>, %[[OUT_A:.+]]: memref<?x?xf32>):
+// CHECK:           linalg.fill {{.*}} outs(%[[MAX_A]] :
+// CHECK:           linalg.fill {{.*}} outs(%[[SUM_A]] :
+// CHECK:           linalg.generic {{.*}} ins(%[[X_A]] : memref<?x?xf32>) outs(%[[MAX_A]] : memref<?xf32>) attrs = {choir.member = #choir.member<0>}
+// CHECK:           linalg.generic {{.*}} ins(%[[X_A]], %[[MAX_A]] : {{.*}}) outs(%[[SUM_A]] : memref<?xf32>) attrs = {choir.member = #choir.member<0, epilogue>}
+// CHECK:           linalg.generic {{.*}} ins(%[[X_A]], %[[MAX_A]], %[[SUM_A]] : {{.*}}) outs(%[[OUT_A]] : memref<?x?xf32>) attrs = {choir.member = #choir.member<0, epilogue>}
+// CHECK:           choir.yield
+// CHECK-NEXT:    }
 // CHECK-DAG:     memref.dealloc %[[MAX]] :
 // CHECK-DAG:     memref.dealloc %[[SUM]] :
 // CHECK:         return

@@ -5,9 +5,11 @@
 #include "accy/Stages/Dispatch/Plan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace accy::dispatch {
 #define GEN_PASS_DEF_BUILDDISPATCHREGIONS
@@ -34,6 +36,35 @@ OpOperand *findDestination(OpResult result,
       return init;
     result = next;
   }
+}
+
+/// The ops of a dispatch region: on tensors every member of the dispatch;
+/// on buffers the root, its init fills and the epilogues that can still run
+/// in its kernel (`canRunInRootKernel`; in-place bufferization and buffer
+/// reuse may have put a write in between). An epilogue that cannot becomes
+/// the root of a region of its own, with its own plan (the memory stage
+/// plans every op) and its dispatch's id.
+SmallVector<SmallVector<Operation *>>
+groupOnBuffers(ArrayRef<Operation *> members, Operation *root) {
+  SmallVector<Operation *> fused;
+  SmallVector<linalg::LinalgOp> chain;
+  SmallVector<SmallVector<Operation *>> groups(1);
+  auto rootOp = dyn_cast<linalg::LinalgOp>(root);
+  for (Operation *op : members) {
+    auto epilogue = dyn_cast<linalg::LinalgOp>(op);
+    if (!epilogue || !isDispatchEpilogue(op)) {
+      groups.front().push_back(op);
+      continue;
+    }
+    if (rootOp && canRunInRootKernel(rootOp, chain, epilogue)) {
+      chain.push_back(epilogue);
+      groups.front().push_back(op);
+      continue;
+    }
+    setDispatchMember(op, getDispatchId(root));
+    groups.push_back({op});
+  }
+  return groups;
 }
 
 /// Moves `members` (program order) into a choir.dispatch placed at `root`.
@@ -63,11 +94,13 @@ LogicalResult buildRegion(IRRewriter &rewriter, ArrayRef<Operation *> members,
                 "root and cannot move before it";
   }
 
-  // The results: every value of the dispatch used outside it, each written
-  // into its chain's destination.
+  // On tensors, the results: every value of the dispatch used outside it,
+  // each written into its chain's destination (an `outs` argument of its
+  // own). On buffers, the `outs` are the buffers the ops write.
   SmallVector<Value> results;
   SmallVector<OpOperand *> destinations;
-  for (Operation *op : members)
+  llvm::SetVector<Value> buffers;
+  for (Operation *op : members) {
     for (OpResult result : op->getResults()) {
       if (llvm::all_of(result.getUsers(), inDispatch))
         continue;
@@ -78,6 +111,14 @@ LogicalResult buildRegion(IRRewriter &rewriter, ArrayRef<Operation *> members,
       results.push_back(result);
       destinations.push_back(destination);
     }
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+      for (Value init : dps.getDpsInits())
+        if (isa<BaseMemRefType>(init.getType()))
+          buffers.insert(init);
+  }
+  SmallVector<Value> outputs(buffers.begin(), buffers.end());
+  for (OpOperand *destination : destinations)
+    outputs.push_back(destination->get());
 
   // Everything else read from outside: constants are cloned in, the rest
   // become the `ins` operands, whose arguments precede those of `outs`.
@@ -95,14 +136,13 @@ LogicalResult buildRegion(IRRewriter &rewriter, ArrayRef<Operation *> members,
           captured[value].push_back(&use);
       }
     });
-  SmallVector<Value> inputs, outputs;
+  SmallVector<Value> inputs;
   for (auto &[value, uses] : captured) {
     Operation *def = value.getDefiningOp();
-    if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+    if (!buffers.contains(value) &&
+        (!def || !def->hasTrait<OpTrait::ConstantLike>()))
       inputs.push_back(value);
   }
-  for (OpOperand *destination : destinations)
-    outputs.push_back(destination->get());
 
   rewriter.setInsertionPoint(root);
   auto dispatch = rewriter.create<choir::DispatchOp>(
@@ -114,16 +154,24 @@ LogicalResult buildRegion(IRRewriter &rewriter, ArrayRef<Operation *> members,
     rewriter.moveOpBefore(op, body, body->end());
   rewriter.setInsertionPointToEnd(body);
   rewriter.create<choir::YieldOp>(root->getLoc(), results);
-  root->removeAttr(choir::kPlanAttrName);
+  // The region's plan is the root's; the memory stage plans epilogues too,
+  // for those it cannot fuse, which are regions of their own.
+  for (Operation *op : members)
+    op->removeAttr(choir::kPlanAttrName);
 
+  ArrayRef<BlockArgument> outputArguments =
+      body->getArguments().take_back(outputs.size());
   for (auto [destination, argument] :
-       llvm::zip(destinations, body->getArguments().take_back(outputs.size())))
+       llvm::zip(destinations, outputArguments.take_back(destinations.size())))
     destination->set(argument);
   unsigned input = 0;
   for (auto &[value, uses] : captured) {
     Value replacement;
     Operation *def = value.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+    if (buffers.contains(value)) {
+      replacement =
+          outputArguments[llvm::find(buffers, value) - buffers.begin()];
+    } else if (def && def->hasTrait<OpTrait::ConstantLike>()) {
       rewriter.setInsertionPointToStart(body);
       replacement = rewriter.clone(*def)->getResult(0);
     } else {
@@ -164,8 +212,25 @@ struct BuildDispatchRegionsPass
         return members.front()->emitError()
                << "dispatch " << id
                << " has no planned root (run accy-choir-plan-schedule first)";
-      if (failed(buildRegion(rewriter, members, root, plan)))
-        return failure();
+      bool onBuffers = llvm::none_of(
+          members, [](Operation *op) { return op->getNumResults() != 0; });
+      if (!onBuffers) {
+        if (failed(buildRegion(rewriter, members, root, plan)))
+          return failure();
+        continue;
+      }
+      for (ArrayRef<Operation *> group : groupOnBuffers(members, root)) {
+        Operation *groupRoot =
+            llvm::is_contained(group, root) ? root : group[0];
+        choir::PlanAttr groupPlan = getPlan(groupRoot);
+        if (!groupPlan)
+          return groupRoot->emitError()
+                 << "dispatch " << id << ": an epilogue that runs as a "
+                 << "kernel of its own on buffers has no plan (run "
+                    "accy-choir-plan-buffers first)";
+        if (failed(buildRegion(rewriter, group, groupRoot, groupPlan)))
+          return failure();
+      }
     }
     return success();
   }

@@ -5,8 +5,11 @@
 #include "accy/Dialect/Choir/IR/Choir.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace accy;
@@ -73,6 +76,82 @@ bool accy::readsInRootKernel(linalg::LinalgOp op, OpOperand *input,
   if (op.getNumLoops() == root.getNumLoops())
     return perRowElement ? map.isIdentity() : map == resultMap(root);
   return !perRowElement && map.isIdentity();
+}
+
+/// The buffer `value` views (through view-like ops and reshapes).
+static Value baseBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
+                 memref::ReshapeOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+bool accy::canRunInRootKernel(linalg::LinalgOp root,
+                              ArrayRef<linalg::LinalgOp> chain,
+                              linalg::LinalgOp epilogue) {
+  bool rowPipeline = getPlannedSchedule(root) == Schedule::RowReduction;
+  if (root.getNumDpsInits() != 1 || epilogue.getNumDpsInits() != 1)
+    return false;
+  if (!runsAtRootResult(epilogue, root) &&
+      !(rowPipeline && followsRootRow(epilogue, root)))
+    return false;
+  // The buffers the kernel computes, and whether per row element.
+  llvm::DenseMap<Value, bool> computed{{root.getDpsInits()[0], false}};
+  for (linalg::LinalgOp fused : chain)
+    computed[fused.getDpsInits()[0]] = isPerRowElement(fused, root);
+  bool readsComputed = false;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    auto it = computed.find(input->get());
+    if (it == computed.end())
+      continue;
+    if (!readsInRootKernel(epilogue, input, root, it->second))
+      return false;
+    readsComputed = true;
+  }
+  if (!readsComputed)
+    return false;
+  llvm::SetVector<Value> used(epilogue->getOperands().begin(),
+                              epilogue->getOperands().end());
+  getUsedValuesDefinedAbove(epilogue->getRegions(), used);
+  for (Value value : used) {
+    Operation *def = value.getDefiningOp();
+    if (def && def->getBlock() == root->getBlock() &&
+        !def->isBeforeInBlock(root))
+      return false;
+  }
+  llvm::SmallPtrSet<Value, 8> reads, writes;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    reads.insert(baseBuffer(input->get()));
+  writes.insert(baseBuffer(epilogue.getDpsInits()[0]));
+  for (Operation *op = root->getNextNode(); op && op != epilogue;
+       op = op->getNextNode()) {
+    if (llvm::is_contained(chain, op) || isMemoryEffectFree(op))
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      Value value = effect.getValue();
+      if (!value)
+        return false;
+      Value base = baseBuffer(value);
+      bool writesHere =
+          isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect());
+      if ((writesHere && (reads.contains(base) || writes.contains(base))) ||
+          (isa<MemoryEffects::Read>(effect.getEffect()) &&
+           writes.contains(base)))
+        return false;
+    }
+  }
+  return true;
 }
 
 void accy::cloneForEachUseButFirst(RewriterBase &rewriter, Operation *op) {

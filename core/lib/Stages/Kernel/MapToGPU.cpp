@@ -42,89 +42,6 @@ linalg::FillOp findInitFill(linalg::LinalgOp root, Value init) {
   return nullptr;
 }
 
-/// The buffer `value` views (through view-like ops and reshapes).
-Value baseBuffer(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      value = view.getViewSource();
-    else if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
-                 memref::ReshapeOp>(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
-  return value;
-}
-
-/// Whether `epilogue` can run in the kernel of `root` after the epilogues
-/// `chain`, that is earlier than its own place. Its shape: it runs at the
-/// points of the root's result, or, when the root's kernel is a row
-/// reduction (`rowPipeline`), it maps or reduces the root's rows again. It
-/// reads what the kernel holds of the root and the chain (per point of the
-/// result, or per row element for an op mapping the row) where the kernel
-/// holds it. And every value it uses exists before the root, and no op in
-/// between writes a buffer it reads or touches the buffer it writes.
-bool canRunInRootKernel(linalg::LinalgOp root,
-                        ArrayRef<linalg::LinalgOp> chain,
-                        linalg::LinalgOp epilogue, bool rowPipeline) {
-  if (root.getNumDpsInits() != 1 || epilogue.getNumDpsInits() != 1)
-    return false;
-  if (!runsAtRootResult(epilogue, root) &&
-      !(rowPipeline && followsRootRow(epilogue, root)))
-    return false;
-  // The buffers the kernel computes, and whether per row element.
-  llvm::DenseMap<Value, bool> computed{{root.getDpsInits()[0], false}};
-  for (linalg::LinalgOp fused : chain)
-    computed[fused.getDpsInits()[0]] = isPerRowElement(fused, root);
-  bool readsComputed = false;
-  for (OpOperand *input : epilogue.getDpsInputOperands()) {
-    auto it = computed.find(input->get());
-    if (it == computed.end())
-      continue;
-    if (!readsInRootKernel(epilogue, input, root, it->second))
-      return false;
-    readsComputed = true;
-  }
-  if (!readsComputed)
-    return false;
-  llvm::SetVector<Value> used(epilogue->getOperands().begin(),
-                              epilogue->getOperands().end());
-  getUsedValuesDefinedAbove(epilogue->getRegions(), used);
-  for (Value value : used) {
-    Operation *def = value.getDefiningOp();
-    if (def && def->getBlock() == root->getBlock() &&
-        !def->isBeforeInBlock(root))
-      return false;
-  }
-  llvm::SmallPtrSet<Value, 8> reads, writes;
-  for (OpOperand *input : epilogue.getDpsInputOperands())
-    reads.insert(baseBuffer(input->get()));
-  writes.insert(baseBuffer(epilogue.getDpsInits()[0]));
-  for (Operation *op = root->getNextNode(); op && op != epilogue;
-       op = op->getNextNode()) {
-    if (llvm::is_contained(chain, op) || isMemoryEffectFree(op))
-      continue;
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
-      return false;
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances) {
-      Value value = effect.getValue();
-      if (!value)
-        return false;
-      Value base = baseBuffer(value);
-      bool writesHere = isa<MemoryEffects::Write, MemoryEffects::Free>(
-          effect.getEffect());
-      if ((writesHere && (reads.contains(base) || writes.contains(base))) ||
-          (isa<MemoryEffects::Read>(effect.getEffect()) &&
-           writes.contains(base)))
-        return false;
-    }
-  }
-  return true;
-}
-
 /// The buffers `root` and its `epilogues` write that nothing reads after
 /// their kernel: buffers allocated in the launch function (gpu.alloc) that
 /// only they, the fills folded into them (`folded`) and a dealloc use. The
@@ -147,11 +64,6 @@ findUnreadResults(linalg::LinalgOp root, ArrayRef<linalg::LinalgOp> epilogues,
         llvm::all_of(result.getUsers(), inKernel))
       unread.insert(result);
   return unread;
-}
-
-/// Whether `root` is planned as a row reduction (on every GPU target alike).
-bool isRowReduction(linalg::LinalgOp root) {
-  return getPlannedSchedule(root) == Schedule::RowReduction;
 }
 
 KernelPlan makePlan(choir::PlanAttr plan, choir::LaunchAttr launch) {
@@ -214,8 +126,7 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
       if (!isDispatchEpilogue(op))
         continue;
       auto root = dyn_cast_or_null<linalg::LinalgOp>(getDispatchRoot(op));
-      if (root && canRunInRootKernel(root, epilogues[root], op,
-                                     isRowReduction(root)))
+      if (root && canRunInRootKernel(root, epilogues[root], op))
         epilogues[root].push_back(op);
     }
 

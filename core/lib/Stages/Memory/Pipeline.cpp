@@ -2,6 +2,8 @@
 
 #include "accy/Stages/Memory/Passes.h"
 
+#include "accy/Stages/Dispatch/Passes.h"
+
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -28,6 +30,9 @@ void accy::memory::buildMemoryPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createPlanBuffers(PlanBuffersOptions{
       options.argumentAlignment, options.bufferAlignment}));
+  // The dispatches as regions again, now on buffers: what runs in one
+  // kernel after bufferization and buffer reuse.
+  pm.addPass(dispatch::createBuildDispatchRegions());
 }
 
 void accy::memory::registerMemoryPipeline() {

@@ -135,7 +135,8 @@ def BuildDispatchRegions : Pass<"accy-choir-build-dispatch-regions",
                                 "mlir::ModuleOp"> {
   let summary = "Move each planned dispatch into a choir.dispatch region";
   let description = [{
-    The last pass of the dispatch stage. The ops of each dispatch (its
+    The last pass of the dispatch stage, and of the memory stage (on
+    buffers). The ops of each dispatch (its
     `choir.member`s: root, init fills, epilogues) move, in program order,
     into a `choir.dispatch` region placed where the root was, with the
     root's `choir.plan` as the region's plan. The region is isolated from
@@ -146,6 +147,14 @@ def BuildDispatchRegions : Pass<"accy-choir-build-dispatch-regions",
     between the root and the epilogue moves before the root where it is
     free of memory effects (`accy-choir-form-dispatches` only fuses such
     epilogues).
+
+    On buffers a region has no results and its `outs` are the buffers its
+    ops write. An epilogue joins its root's region only where it can still
+    run in the root's kernel (`canRunInRootKernel`: nothing between them
+    writes what it reads or touches what it writes, after in-place
+    bufferization and buffer reuse); otherwise it becomes the root of a
+    region of its own, with its own plan and its dispatch's id. Other
+    members keep no plan of their own inside a region.
   }];
   let dependentDialects = ["::accy::choir::ChoirDialect"];
 }

@@ -136,6 +136,19 @@ bool isPerRowElement(mlir::linalg::LinalgOp op, mlir::linalg::LinalgOp root);
 bool readsInRootKernel(mlir::linalg::LinalgOp op, mlir::OpOperand *input,
                        mlir::linalg::LinalgOp root, bool perRowElement);
 
+/// On buffers (the memory and kernel stages): whether `epilogue`, an
+/// epilogue of `root` by its shape, can run in the root's kernel after the
+/// epilogues `chain`, that is earlier than its own place. It runs at the
+/// points of the root's result, or, when the root is planned as a row
+/// reduction, it maps or reduces the root's rows again; it reads what the
+/// kernel holds of the root and the chain (per point of the result, or per
+/// row element for an op mapping the row) where the kernel holds it; every
+/// value it uses exists before the root; and no op in between writes a
+/// buffer it reads or touches the buffer it writes.
+bool canRunInRootKernel(mlir::linalg::LinalgOp root,
+                        llvm::ArrayRef<mlir::linalg::LinalgOp> chain,
+                        mlir::linalg::LinalgOp epilogue);
+
 /// Gives every use of `op`'s single result but the first in program order
 /// its own copy of `op`, placed before the user (so that each user can fuse
 /// or bufferize its copy on its own).

@@ -18,12 +18,14 @@ def Choir_DispatchOp : Choir_Op<"dispatch", [IsolatedFromAbove, SingleBlock,
     DestinationStyleOpInterface]> {
   let summary = "Ops that run as one kernel, with their plan";
   let description = [{
-    A dispatch region on tensors, isolated from above (IREE's
+    A dispatch region, isolated from above (IREE's
     `flow.dispatch.workgroups` is the model): the region reads only its
     block arguments, which take the `ins` operands and then the `outs`
-    operands in order, and constants cloned into it. Each result is
-    written into the destination `outs` operand of the same index (the
-    tensor its yielding op's chain of destinations starts from). The body
+    operands in order, and constants cloned into it. On tensors (the
+    dispatch product) each result is written into the destination `outs`
+    operand of the same index (the tensor its yielding op's chain of
+    destinations starts from); on buffers (the memory product) there are
+    no results and the `outs` are the buffers the region writes. The body
     holds the dispatch's root, the fills folded into it and the ops fused
     after it, each marked with its `#choir.member` role; `plan` is the
     root's `#choir.plan`.
@@ -39,13 +41,14 @@ def Choir_DispatchOp : Choir_Op<"dispatch", [IsolatedFromAbove, SingleBlock,
     ```
   }];
   let arguments = (ins Variadic<AnyType>:$inputs,
-      Variadic<AnyRankedTensor>:$outputs, Choir_PlanAttr:$plan);
+      Variadic<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$outputs,
+      Choir_PlanAttr:$plan);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
     `outs` `(` $outputs `:` type($outputs) `)`
-    `plan` $plan attr-dict-with-keyword $body `->` type($results)
+    `plan` $plan attr-dict-with-keyword $body (`->` type($results)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
