@@ -1,5 +1,5 @@
-// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(accy-choir-dispatch{targets=sm_90},accy-choir-memory,builtin.module(accy-choir-inline-dispatch-regions,accy-split-targets,accy-choir-map-to-gpu))' | FileCheck %s
-// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(accy-choir-dispatch{targets=gfx942},accy-choir-memory,builtin.module(accy-choir-inline-dispatch-regions,accy-split-targets,accy-choir-map-to-gpu))' | FileCheck %s --check-prefix=AMD
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(accy-choir-dispatch{targets=sm_90},accy-choir-memory,builtin.module(accy-split-targets,accy-choir-map-to-gpu))' | FileCheck %s
+// RUN: accy-opt %s --split-input-file --pass-pipeline='builtin.module(accy-choir-dispatch{targets=gfx942},accy-choir-memory,builtin.module(accy-split-targets,accy-choir-map-to-gpu))' | FileCheck %s --check-prefix=AMD
 
 // Tiled contraction, dynamic sizes: 16x16 threads per block, one block per
 // 128x128 output tile, each thread 8x8 accumulators carried through the K

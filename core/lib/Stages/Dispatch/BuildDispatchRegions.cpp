@@ -190,6 +190,21 @@ LogicalResult buildRegion(IRRewriter &rewriter, ArrayRef<Operation *> members,
   return success();
 }
 
+} // namespace
+
+void accy::inlineDispatchRegion(RewriterBase &rewriter,
+                                choir::DispatchOp dispatch) {
+  setPlan(dispatch.getRoot(), dispatch.getPlan());
+  Block &body = dispatch.getBody().front();
+  auto yield = cast<choir::YieldOp>(body.getTerminator());
+  SmallVector<Value> results(yield.getValues());
+  rewriter.eraseOp(yield);
+  rewriter.inlineBlockBefore(&body, dispatch, dispatch.getOperands());
+  rewriter.replaceOp(dispatch, results);
+}
+
+namespace {
+
 struct BuildDispatchRegionsPass
     : public accy::dispatch::impl::BuildDispatchRegionsBase<
           BuildDispatchRegionsPass> {

@@ -2,6 +2,7 @@
 
 #include "KernelBuilder.h"
 
+#include "accy/Dialect/Choir/IR/Choir.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Kernel/Passes.h"
 
@@ -91,6 +92,18 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
     Builder &b = rewriter;
     Block *body = &func.getBody().front();
 
+    // The dispatch regions say which epilogues run in their root's kernel
+    // (the memory stage decided, on buffers); then they dissolve.
+    llvm::DenseMap<Operation *, SmallVector<linalg::LinalgOp>> epilogues;
+    for (auto dispatch :
+         llvm::make_early_inc_range(body->getOps<choir::DispatchOp>())) {
+      Operation *root = dispatch.getRoot();
+      for (Operation &op : dispatch.getBody().front())
+        if (isDispatchEpilogue(&op))
+          epilogues[root].push_back(cast<linalg::LinalgOp>(op));
+      inlineDispatchRegion(rewriter, dispatch);
+    }
+
     // Decide which fills fold into their roots before rewriting anything.
     SmallVector<linalg::LinalgOp> ops;
     for (Operation &op : *body) {
@@ -118,16 +131,6 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
           folded.insert(fill);
       }
       initValues[op] = values;
-    }
-
-    // Epilogues that can run in their root's kernel, per root, in order.
-    llvm::DenseMap<Operation *, SmallVector<linalg::LinalgOp>> epilogues;
-    for (linalg::LinalgOp op : ops) {
-      if (!isDispatchEpilogue(op))
-        continue;
-      auto root = dyn_cast_or_null<linalg::LinalgOp>(getDispatchRoot(op));
-      if (root && canRunInRootKernel(root, epilogues[root], op))
-        epilogues[root].push_back(op);
     }
 
     SmallVector<Attribute> launches;

@@ -2,8 +2,6 @@
 
 #include "accy/Stages/Kernel/Passes.h"
 
-#include "accy/Stages/Memory/Passes.h"
-
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -18,7 +16,6 @@ using namespace mlir;
 
 void accy::kernel::buildKernelPipeline(OpPassManager &pm,
                                        const KernelPipelineOptions &) {
-  pm.addPass(memory::createInlineDispatchRegions());
   pm.addPass(createSplitTargets());
   pm.addPass(createMapToGPU());
   // The elementwise dispatches became mapped scf.parallel loops.

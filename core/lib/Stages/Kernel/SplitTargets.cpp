@@ -1,7 +1,9 @@
 //===- SplitTargets.cpp - Launch functions per target and host version ----===//
 
+#include "accy/Dialect/Choir/IR/Choir.h"
 #include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
+#include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Kernel/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -75,6 +77,11 @@ struct SplitTargetsPass
       entry.erase();
       return success();
     }
+    // The host version runs the dispatches in order as loops.
+    IRRewriter rewriter(&getContext());
+    for (auto dispatch : llvm::make_early_inc_range(
+             entry.getBody().front().getOps<choir::DispatchOp>()))
+      inlineDispatchRegion(rewriter, dispatch);
     builder.setInsertionPointToEnd(kernel.getBody());
     auto hostModule =
         builder.create<ModuleOp>(kernel.getLoc(), StringRef(kHostModuleName));

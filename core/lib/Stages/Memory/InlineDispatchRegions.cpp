@@ -26,15 +26,8 @@ struct InlineDispatchRegionsPass
     getOperation().walk(
         [&](choir::DispatchOp dispatch) { dispatches.push_back(dispatch); });
     IRRewriter rewriter(&getContext());
-    for (choir::DispatchOp dispatch : dispatches) {
-      setPlan(dispatch.getRoot(), dispatch.getPlan());
-      Block &body = dispatch.getBody().front();
-      auto yield = cast<choir::YieldOp>(body.getTerminator());
-      SmallVector<Value> results(yield.getValues());
-      rewriter.eraseOp(yield);
-      rewriter.inlineBlockBefore(&body, dispatch, dispatch.getOperands());
-      rewriter.replaceOp(dispatch, results);
-    }
+    for (choir::DispatchOp dispatch : dispatches)
+      inlineDispatchRegion(rewriter, dispatch);
   }
 };
 

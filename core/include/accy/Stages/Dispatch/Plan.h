@@ -33,6 +33,9 @@ class LinalgOp;
 } // namespace mlir
 
 namespace accy {
+namespace choir {
+class DispatchOp;
+} // namespace choir
 
 //===----------------------------------------------------------------------===//
 // Schedules
@@ -98,6 +101,12 @@ choir::PlanAttr planDispatch(mlir::linalg::LinalgOp op,
 choir::PlanAttr getPlan(mlir::Operation *root);
 std::optional<Schedule> getPlannedSchedule(mlir::Operation *root);
 void setPlan(mlir::Operation *root, choir::PlanAttr plan);
+
+/// Moves the ops of a dispatch region before it (reading its operands where
+/// they read its arguments; its results become what it yields), the
+/// region's plan onto its root, and erases the region.
+void inlineDispatchRegion(mlir::RewriterBase &rewriter,
+                          choir::DispatchOp dispatch);
 
 /// Marks `op` as a member of dispatch `id` in `role`.
 void setDispatchMember(mlir::Operation *op, int64_t id,

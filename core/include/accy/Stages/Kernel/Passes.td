@@ -17,9 +17,11 @@ def SplitTargets : Pass<"accy-split-targets", "mlir::ModuleOp"> {
     launch function `@<kernel>__<target>` (`accy.launch_target`), where
     intermediate buffers become `gpu.alloc`/`gpu.dealloc`. When `host` is a
     target, the entry moves into a nested `builtin.module @host` as the host
-    version: `func.func @<kernel>` with `llvm.emit_c_interface`, its linalg
-    ops left for the pipeline's `accy-choir-scan-loops` and
-    `convert-linalg-to-loops`; otherwise the entry is erased.
+    version: `func.func @<kernel>` with `llvm.emit_c_interface`, its
+    dispatch regions dissolved and its linalg ops left for the pipeline's
+    `accy-choir-scan-loops` and `convert-linalg-to-loops`; otherwise the
+    entry is erased. The launch functions keep the regions for
+    `accy-choir-map-to-gpu`.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::LLVM::LLVMDialect",
@@ -31,8 +33,10 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
   let summary = "Map every dispatch of the launch functions to GPU blocks and "
                 "threads per its plan";
   let description = [{
-    In each launch function, every linalg op is replaced per the schedule in
-    its `choir.plan` for the function's target:
+    In each launch function, the `choir.dispatch` regions dissolve (each
+    region's epilogues are those its root's kernel runs), and every linalg
+    op is replaced per the schedule in its `choir.plan` for the function's
+    target:
       - `elementwise` over buffers that are all contiguous, known to be
         16-byte aligned (`memref.assume_alignment` on arguments, device
         allocations) and read and written at the point itself, with a
@@ -69,13 +73,14 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
         launches; where the plan records thresholds, host-side branches on
         the sizes choose between these.
     Zero-dimensional elementwise ops use the thread schedule. A `linalg.fill`
-    that initialises a reduction or contraction (`role = "init"`) is folded
-    into that kernel. An epilogue (`role = "epilogue"`) runs in its root's
+    that initialises a reduction or contraction (role `init`) is folded
+    into that kernel. An epilogue in its root's region runs in its root's
     kernel, where the root's result is stored (or along the row, in a row
-    reduction's), when it reads what that kernel holds where it holds it,
-    uses nothing defined after the root, and no op in between writes what
-    it reads or touches what it writes. Any other epilogue is a launch of
-    its own. A device buffer that only a thread-reduction or contraction
+    reduction's); the memory stage put it there when it reads what that
+    kernel holds where it holds it, uses nothing defined after the root,
+    and no op in between writes what it reads or touches what it writes
+    (`canRunInRootKernel`). An epilogue outside a region (its own root, or
+    a hand-written input without regions) is a launch of its own. A device buffer that only a thread-reduction or contraction
     kernel (its root, folded fills and epilogues) uses is not stored. The
     launch function records what each launch is, in launch order, as
     `accy.launches = [{dispatch, schedule}, ...]` for

@@ -14,12 +14,13 @@ def InlineDispatchRegions : Pass<"accy-choir-inline-dispatch-regions",
                                  "mlir::ModuleOp"> {
   let summary = "Dissolve the choir.dispatch regions before bufferization";
   let description = [{
-    The first pass of the memory stage (on tensors: one-shot
-    bufferization has no model of the region) and of the kernel stage (on
-    buffers): the ops of each `choir.dispatch` move before it, reading the
-    region's operands where they read its arguments, and its results
-    become the values its `choir.yield` yields. The region's plan goes on
-    its root (`choir.plan`); the ops keep their `choir.member` roles.
+    The first pass of the memory stage (one-shot bufferization has no
+    model of the region): the ops of each `choir.dispatch` move before it,
+    reading the region's operands where they read its arguments, and its
+    results become the values its `choir.yield` yields. The region's plan
+    goes on its root (`choir.plan`); the ops keep their `choir.member`
+    roles. (`accy-choir-build-dispatch-regions` makes the regions again on
+    buffers; the kernel stage dissolves those as it maps them.)
   }];
 }
 
