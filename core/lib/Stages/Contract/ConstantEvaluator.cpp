@@ -1,13 +1,12 @@
 //===- ConstantEvaluator.cpp - Values of choir ops on constants -----------===//
 //
-// Values are held in double (floats) or int64_t (integers, wrapped to the
-// element width after every op) and rounded once to the element type when
-// the result attribute is built, so f32 `+ - * /` and `sqrt` fold exactly as
-// IEEE-754 would.
+// The semantics of each choir op on constant tensors (ConstantValues.h holds
+// them): elementwise math, casts, reductions, scans and the indexing ops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConstantEvaluator.h"
+#include "ConstantValues.h"
 #include "ContractUtils.h"
 
 #include "mlir/IR/Matchers.h"
@@ -22,115 +21,6 @@ using namespace accy::contract;
 
 namespace {
 
-/// A constant tensor of static shape, row-major.
-struct Values {
-  RankedTensorType type;
-  std::vector<double> f;  // floating-point elements
-  std::vector<int64_t> i; // integer elements (i1 as 0/1)
-  bool isFloat() const { return isa<FloatType>(type.getElementType()); }
-  int64_t size() const { return type.getNumElements(); }
-  /// Element `to` becomes element `from` of `source` (same element type).
-  void copy(int64_t to, const Values &source, int64_t from) {
-    if (isFloat())
-      f[to] = source.f[from];
-    else
-      i[to] = source.i[from];
-  }
-};
-
-unsigned intWidth(Type t) { return cast<IntegerType>(t).getWidth(); }
-
-/// Sign-extends the low `width` bits (zero-extends for i1).
-int64_t wrap(uint64_t v, unsigned width) {
-  if (width >= 64)
-    return static_cast<int64_t>(v);
-  uint64_t mask = (uint64_t(1) << width) - 1;
-  v &= mask;
-  if (width > 1 && (v >> (width - 1)) & 1)
-    v |= ~mask;
-  return static_cast<int64_t>(v);
-}
-
-std::optional<Values> read(Value v, int64_t budget) {
-  DenseElementsAttr attr;
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || !type.hasStaticShape() || !matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  if (type.getNumElements() > budget)
-    return std::nullopt;
-  Values out{type, {}, {}};
-  Type elem = type.getElementType();
-  if (isa<FloatType>(elem)) {
-    for (APFloat x : attr.getValues<APFloat>())
-      out.f.push_back(x.convertToDouble());
-  } else if (auto it = dyn_cast<IntegerType>(elem)) {
-    for (APInt x : attr.getValues<APInt>())
-      out.i.push_back(it.getWidth() == 1 ? static_cast<int64_t>(x.getZExtValue())
-                                         : x.getSExtValue());
-  } else {
-    return std::nullopt;
-  }
-  if (out.f.size() + out.i.size() != static_cast<size_t>(out.size()))
-    return std::nullopt;
-  return out;
-}
-
-DenseElementsAttr toAttr(const Values &v) {
-  Type elem = v.type.getElementType();
-  if (auto ft = dyn_cast<FloatType>(elem)) {
-    SmallVector<APFloat> values;
-    for (double x : v.f) {
-      APFloat value(x);
-      bool lost;
-      value.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                    &lost);
-      values.push_back(value);
-    }
-    return DenseElementsAttr::get(v.type, values);
-  }
-  unsigned width = intWidth(elem);
-  SmallVector<APInt> values;
-  for (int64_t x : v.i)
-    values.push_back(APInt(64, static_cast<uint64_t>(x)).trunc(width));
-  return DenseElementsAttr::get(v.type, values);
-}
-
-Values make(RankedTensorType type) {
-  Values out{type, {}, {}};
-  if (out.isFloat())
-    out.f.assign(out.size(), 0.0);
-  else
-    out.i.assign(out.size(), 0);
-  return out;
-}
-
-/// Row-major strides of `shape`.
-SmallVector<int64_t> strides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> s(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    s[d] = s[d + 1] * shape[d + 1];
-  return s;
-}
-
-SmallVector<int64_t> unflatten(int64_t linear, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> index(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    index[d] = shape[d] ? linear % shape[d] : 0;
-    linear = shape[d] ? linear / shape[d] : 0;
-  }
-  return index;
-}
-
-/// The element of an operand of shape `from` that broadcasts (NumPy,
-/// right-aligned) to `index` of the result.
-int64_t broadcastSource(ArrayRef<int64_t> index, ArrayRef<int64_t> from) {
-  int64_t offset = index.size() - from.size();
-  int64_t linear = 0;
-  for (size_t d = 0; d < from.size(); ++d)
-    linear = linear * from[d] + (from[d] == 1 ? 0 : index[d + offset]);
-  return linear;
-}
-
 double gelu(double x) {
   const double k = std::sqrt(2.0 / M_PI);
   return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
@@ -138,7 +28,7 @@ double gelu(double x) {
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 FailureOr<Values> unary(Operation *op, const Values &in) {
-  Values out = make(cast<RankedTensorType>(op->getResult(0).getType()));
+  Values out = makeZeros(cast<RankedTensorType>(op->getResult(0).getType()));
   if (in.isFloat()) {
     std::function<double(double)> fn;
     if (isa<choir::NegOp>(op)) fn = [](double x) { return -x; };
@@ -178,7 +68,7 @@ FailureOr<Values> unary(Operation *op, const Values &in) {
 
 FailureOr<Values> elementwise(Operation *op, ArrayRef<Values> in) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  Values out = make(type);
+  Values out = makeZeros(type);
   SmallVector<int64_t> shape(type.getShape());
   for (int64_t k = 0; k < out.size(); ++k) {
     SmallVector<int64_t> index = unflatten(k, shape);
@@ -254,7 +144,7 @@ FailureOr<Values> elementwise(Operation *op, ArrayRef<Values> in) {
 }
 
 FailureOr<Values> castValues(const Values &in, RankedTensorType type) {
-  Values out = make(type);
+  Values out = makeZeros(type);
   Type to = type.getElementType();
   for (int64_t k = 0; k < in.size(); ++k) {
     if (in.isFloat() && out.isFloat()) {
@@ -282,7 +172,7 @@ FailureOr<Values> castValues(const Values &in, RankedTensorType type) {
 }
 
 FailureOr<Values> reduce(choir::ReduceOp op, const Values &in) {
-  Values out = make(op.getType());
+  Values out = makeZeros(op.getType());
   ArrayRef<int64_t> shape = in.type.getShape();
   ArrayRef<int64_t> axes = op.getAxes();
   int64_t count = 1;
@@ -385,7 +275,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
   if (isa<choir::CastOp>(op))
     return castValues(in[0], type);
   if (auto full = dyn_cast<choir::FullOp>(op)) {
-    Values out = make(type);
+    Values out = makeZeros(type);
     if (auto f = dyn_cast<FloatAttr>(full.getValue()))
       std::fill(out.f.begin(), out.f.end(), f.getValueAsDouble());
     else if (auto i = dyn_cast<IntegerAttr>(full.getValue()))
@@ -398,7 +288,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
     return out;
   }
   if (isa<choir::IotaOp>(op)) {
-    Values out = make(type);
+    Values out = makeZeros(type);
     for (int64_t k = 0; k < out.size(); ++k)
       out.i[k] = wrap(k, intWidth(type.getElementType()));
     return out;
@@ -406,7 +296,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
   if (auto r = dyn_cast<choir::ReduceOp>(op))
     return reduce(r, in[0]);
   if (auto t = dyn_cast<choir::TransposeOp>(op)) {
-    Values out = make(type);
+    Values out = makeZeros(type);
     SmallVector<int64_t> inStrides = strides(in[0].type.getShape());
     for (int64_t k = 0; k < out.size(); ++k) {
       SmallVector<int64_t> index = unflatten(k, type.getShape());
@@ -423,7 +313,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
     return out;
   }
   if (isa<choir::BroadcastOp>(op)) {
-    Values out = make(type);
+    Values out = makeZeros(type);
     for (int64_t k = 0; k < out.size(); ++k) {
       int64_t from = broadcastSource(unflatten(k, type.getShape()),
                                      in[0].type.getShape());
@@ -434,7 +324,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
   if (auto slice = dyn_cast<choir::SliceOp>(op)) {
     if (!slice.getStarts().empty() || !slice.getSizes().empty())
       return failure();
-    Values out = make(type);
+    Values out = makeZeros(type);
     SmallVector<int64_t> inStrides = strides(in[0].type.getShape());
     for (int64_t k = 0; k < out.size(); ++k) {
       SmallVector<int64_t> index = unflatten(k, type.getShape());
@@ -446,7 +336,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
     return out;
   }
   if (auto take = dyn_cast<choir::TakeOp>(op)) {
-    Values out = make(type);
+    Values out = makeZeros(type);
     ArrayRef<int64_t> inShape = in[0].type.getShape();
     int64_t axis = take.getAxis();
     int64_t idxRank = in[1].type.getRank();
@@ -471,7 +361,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
     return out;
   }
   if (auto concat = dyn_cast<choir::ConcatOp>(op)) {
-    Values out = make(type);
+    Values out = makeZeros(type);
     int64_t axis = concat.getAxis();
     SmallVector<int64_t> outStrides = strides(type.getShape());
     int64_t offset = 0;
@@ -491,7 +381,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
   if (isa<choir::SoftmaxOp, choir::LogSoftmaxOp>(op)) {
     if (!in[0].isFloat())
       return failure();
-    Values out = make(type);
+    Values out = makeZeros(type);
     bool log = isa<choir::LogSoftmaxOp>(op);
     int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
     forEachLine(type.getShape(), axis, [&](ArrayRef<int64_t> line) {
@@ -508,7 +398,7 @@ FailureOr<Values> evaluate(Operation *op, ArrayRef<Values> in,
     return out;
   }
   if (auto scan = dyn_cast<choir::ScanOp>(op)) {
-    Values out = make(type);
+    Values out = makeZeros(type);
     bool sum = scan.getKind() == choir::ScanKind::cumsum;
     unsigned width = in[0].isFloat() ? 0 : intWidth(type.getElementType());
     forEachLine(type.getShape(), scan.getAxis(), [&](ArrayRef<int64_t> line) {
@@ -548,7 +438,7 @@ public:
   explicit Evaluator(int64_t budget) : budget(budget) {}
 
   std::optional<Values> valueOf(Value v, unsigned depth) {
-    if (std::optional<Values> values = read(v, budget))
+    if (std::optional<Values> values = readConstant(v, budget))
       return values;
     Operation *def = v.getDefiningOp();
     if (!def || depth >= kMaxDepth)
