@@ -53,7 +53,7 @@ module {
 // CHECK:       linalg.generic
 // CHECK-SAME:    choir.plan = #choir.plan<thread_reduction
 // CHECK:       linalg.matmul
-// CHECK-SAME:    choir.plan = #choir.plan<tiled_contraction, targets = {
+// CHECK-SAME:    choir.plan = #choir.plan<tiled_contraction, contraction = <m = 0, n = 1, k = 2, batch = [], lhs = 0, rhs = 1>, targets = {
 // CHECK-SAME:      gfx942 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 64, workgroup_memory = 8448>
 // CHECK-SAME:      sm_80 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 32, workgroup_memory = 8448>
 // CHECK:       linalg.generic
@@ -120,7 +120,7 @@ module {
 
 // CHECK-LABEL: module @dense
 // CHECK:       = linalg.generic
-// CHECK-SAME:    choir.plan = #choir.plan<tiled_contraction, targets = {
+// CHECK-SAME:    choir.plan = #choir.plan<tiled_contraction, contraction = <m = 1, n = 2, k = 3, batch = [0], lhs = 0, rhs = 1>, targets = {
 // CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 2304>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 4352>
 
@@ -196,7 +196,7 @@ module {
 // CHECK-LABEL: module @scans
 // CHECK:       = linalg.generic
 // CHECK-SAME:    choir.member = #choir.member<0>
-// CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 1, masked = 2>, targets = {
 // CHECK-SAME:      gfx942 = #choir.launch<block = [128, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 8>
 // CHECK-SAME:      host = #choir.serial_loops
 // CHECK-SAME:      sm_80 = #choir.launch<block = [128, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 16, shuffle_up = true>
@@ -231,7 +231,7 @@ module {
 
 // CHECK-LABEL: module @long_lines
 // CHECK:       = linalg.generic
-// CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 1, masked = 2>, targets = {
 // CHECK-SAME:      gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, line_tile = 4096>
 // CHECK-SAME:      host = #choir.serial_loops
 // CHECK-SAME:      sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, line_tile = 4096, shuffle_up = true>
@@ -265,7 +265,7 @@ module {
 }
 
 // CHECK-LABEL: module @outer_axis
-// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 0, masked = 2>, targets = {
 // CHECK-SAME:    gfx942 = #choir.launch<block = [64, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 0>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 0, lines_per_block = 256, shuffle_up = true>
 
@@ -294,7 +294,7 @@ module {
 }
 
 // CHECK-LABEL: module @outer_axis_few_lines
-// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 0, masked = 2>, targets = {
 // CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, shuffle_up = true>
 
@@ -326,7 +326,7 @@ module {
 }
 
 // CHECK-LABEL: module @outer_axis_dynamic
-// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 0, masked = 2>, targets = {
 // CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, lines_per_block = 256, thread_lines_from = 19456, line_tile = 4096, split_lines_below = 304>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, lines_per_block = 256, thread_lines_from = 3456, line_tile = 4096, split_lines_below = 108, shuffle_up = true>
 
@@ -357,7 +357,7 @@ module {
 }
 
 // CHECK-LABEL: module @long_dynamic_line
-// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", targets = {
+// CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 0, masked = 1>, targets = {
 // CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, line_tile = 4096, split_lines_below = 304>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, line_tile = 4096, split_lines_below = 108, shuffle_up = true>
 

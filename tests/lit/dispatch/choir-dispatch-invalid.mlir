@@ -90,3 +90,13 @@ func.func @arguments(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // expected-error @+1 {{'choir.scan' must be #choir<scan_kind ...>}}
 "test.root"() {choir.scan = "cumsum"} : () -> ()
+
+// -----
+
+// expected-error @+1 {{contraction loops belong to tiled_contraction plans, and every such plan has them}}
+"test.root"() {choir.plan = #choir.plan<tiled_contraction, targets = {host = #choir.serial_loops}>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{scan loops belong to scan plans, and every such plan has them}}
+"test.root"() {choir.plan = #choir.plan<row_reduction, combiner = "addf", scan = <axis = 0, masked = 1>, targets = {host = #choir.serial_loops}>} : () -> ()

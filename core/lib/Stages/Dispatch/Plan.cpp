@@ -260,8 +260,51 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
   StringAttr combiner;
   if (shape.combiner)
     combiner = b.getStringAttr(combinerName(shape.combiner));
-  return choir::PlanAttr::get(context, shape.schedule, combiner,
-                              b.getDictionaryAttr(perTarget));
+  choir::ContractionLoopsAttr contraction;
+  if (shape.schedule == Schedule::TiledContraction)
+    contraction = choir::ContractionLoopsAttr::get(
+        context, shape.mDim, shape.nDim, shape.kDim,
+        b.getDenseI64ArrayAttr(SmallVector<int64_t>(shape.batchDims.begin(),
+                                                    shape.batchDims.end())),
+        shape.lhsInput, shape.rhsInput);
+  choir::ScanLoopsAttr scanLoops;
+  if (shape.schedule == Schedule::Scan)
+    scanLoops =
+        choir::ScanLoopsAttr::get(context, shape.scanAxis, shape.scanReduction);
+  return choir::PlanAttr::get(context, shape.schedule, combiner, contraction,
+                              scanLoops, b.getDictionaryAttr(perTarget));
+}
+
+FailureOr<DispatchShape> accy::getPlannedShape(linalg::LinalgOp op) {
+  choir::PlanAttr plan = getPlan(op);
+  if (!plan)
+    return op.emitError("dispatch has no plan");
+  DispatchShape shape;
+  shape.schedule = plan.getSchedule();
+  if (StringAttr name = plan.getCombiner()) {
+    // The combiner yields the root's single result (classifyDispatch).
+    Operation *yield = op.getBlock()->getTerminator();
+    shape.combiner = yield->getNumOperands() == 1
+                         ? yield->getOperand(0).getDefiningOp()
+                         : nullptr;
+    if (!shape.combiner || combinerName(shape.combiner) != name.getValue())
+      return op.emitError() << "the plan's combiner '" << name.getValue()
+                            << "' does not yield this dispatch's result";
+  }
+  if (choir::ContractionLoopsAttr loops = plan.getContraction()) {
+    shape.mDim = loops.getM();
+    shape.nDim = loops.getN();
+    shape.kDim = loops.getK();
+    for (int64_t loop : loops.getBatch().asArrayRef())
+      shape.batchDims.push_back(loop);
+    shape.lhsInput = loops.getLhs();
+    shape.rhsInput = loops.getRhs();
+  }
+  if (choir::ScanLoopsAttr loops = plan.getScan()) {
+    shape.scanAxis = loops.getAxis();
+    shape.scanReduction = loops.getMasked();
+  }
+  return shape;
 }
 
 choir::PlanAttr accy::getPlan(Operation *root) {

@@ -140,17 +140,7 @@ FailureOr<unsigned> accy::kernel::buildLaunch(RewriterBase &rewriter,
                                               linalg::LinalgOp op,
                                               const KernelPlan &plan) {
   rewriter.setInsertionPoint(op);
-  // The kernels of the other schedules build on what classification finds
-  // in the op, which must still be what the dispatch stage planned.
-  DispatchShape shape = classifyDispatch(op);
-  if (plan.schedule != Schedule::Elementwise &&
-      plan.schedule != Schedule::ThreadReduction &&
-      shape.schedule != plan.schedule)
-    return op.emitError() << "dispatch planned as '"
-                          << stringifySchedule(plan.schedule)
-                          << "' is classified as '"
-                          << stringifySchedule(shape.schedule)
-                          << "' on buffers";
+  const DispatchShape &shape = plan.shape;
   FailureOr<Operation *> launch = failure();
   switch (plan.schedule) {
   case Schedule::Elementwise:

@@ -19,6 +19,8 @@ namespace accy::kernel {
 /// What a kernel builder needs to know about the dispatch and the target.
 struct KernelPlan {
   Schedule schedule = Schedule::Elementwise;
+  /// What the planned kernel is built from (getPlannedShape).
+  DispatchShape shape;
   llvm::SmallVector<int64_t> block;
   llvm::SmallVector<int64_t> tile;
   int64_t subgroup = 32;

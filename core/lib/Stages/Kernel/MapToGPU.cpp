@@ -148,6 +148,10 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
         return op.emitError()
                << "dispatch has no launch plan for target '" << target << "'";
       KernelPlan kp = makePlan(plan, launch);
+      FailureOr<DispatchShape> shape = getPlannedShape(op);
+      if (failed(shape))
+        return failure();
+      kp.shape = *shape;
       kp.initValues = initValues.lookup(op);
       int64_t dispatch = getDispatchId(op);
       unsigned count = 1;

@@ -96,6 +96,11 @@ choir::PlanAttr planDispatch(mlir::linalg::LinalgOp op,
                              llvm::ArrayRef<const TargetProfile *> targets,
                              const RowPipeline &pipeline = {});
 
+/// What the kernel of a planned root is built from, as its plan records it
+/// (the combiner: the op yielding the root's result, checked against the
+/// plan's name); an error when the op does not match its plan.
+mlir::FailureOr<DispatchShape> getPlannedShape(mlir::linalg::LinalgOp op);
+
 /// The plan of a dispatch root (its `choir.plan`, or in a `choir.dispatch`
 /// region the region's) or of a region, or null; and its schedule, or none.
 choir::PlanAttr getPlan(mlir::Operation *root);

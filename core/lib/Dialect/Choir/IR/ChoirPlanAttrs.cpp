@@ -40,12 +40,19 @@ LogicalResult LaunchAttr::verify(
 
 LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                Schedule schedule, StringAttr combiner,
-                               DictionaryAttr targets) {
+                               ContractionLoopsAttr contraction,
+                               ScanLoopsAttr scan, DictionaryAttr targets) {
   bool combines =
       schedule == Schedule::RowReduction || schedule == Schedule::Scan;
   if (combines && !combiner)
     return emitError() << "a " << stringifySchedule(schedule)
                        << " plan needs a combiner";
+  if (!contraction != (schedule != Schedule::TiledContraction))
+    return emitError() << "contraction loops belong to tiled_contraction "
+                          "plans, and every such plan has them";
+  if (!scan != (schedule != Schedule::Scan))
+    return emitError()
+           << "scan loops belong to scan plans, and every such plan has them";
   if (!targets)
     return emitError() << "a plan needs targets";
   for (NamedAttribute target : targets) {

@@ -84,6 +84,29 @@ def Choir_SerialLoopsAttr : Choir_Attr<"SerialLoops", "serial_loops"> {
   let summary = "A dispatch that runs as loops on the host";
 }
 
+def Choir_ContractionLoopsAttr : Choir_Attr<"ContractionLoops", "contraction"> {
+  let summary = "The loops and operands a tiled contraction is built from";
+  let description = [{
+    The root's M, N and K loops (of several M or N loops, the one the
+    output varies fastest along; the others are batch loops), its batch
+    loops, and which operands are the M x K (`lhs`) and K x N (`rhs`)
+    inputs.
+  }];
+  let parameters = (ins "int64_t":$m, "int64_t":$n, "int64_t":$k,
+      "::mlir::DenseI64ArrayAttr":$batch, "int64_t":$lhs, "int64_t":$rhs);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Choir_ScanLoopsAttr : Choir_Attr<"ScanLoops", "scan_loops"> {
+  let summary = "The loops a scan is built from";
+  let description = [{
+    The loop of the scanned axis (i) and the reduction loop (j) the tensor
+    stage's quadratic form masks by j <= i.
+  }];
+  let parameters = (ins "int64_t":$axis, "int64_t":$masked);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Choir_PlanAttr : Choir_Attr<"Plan", "plan"> {
   let summary = "The schedule of a dispatch and its launch on each target";
   let description = [{
@@ -93,14 +116,22 @@ def Choir_PlanAttr : Choir_Attr<"Plan", "plan"> {
                            sm_90 = #choir.launch<block = [256, 1, 1], ...>}>
     ```
     The combiner (the op that folds two partial results, without its
-    dialect) is recorded for row reductions and scans. Each target maps to
-    a `#choir.launch` (GPU) or `#choir.serial_loops` (host).
+    dialect) is recorded for row reductions and scans, the loops a kernel
+    is built from for tiled contractions (`contraction`) and scans
+    (`scan`), so that the kernel stage builds from the plan rather than
+    classifying the op again. Each target maps to a `#choir.launch` (GPU)
+    or `#choir.serial_loops` (host).
   }];
   let parameters = (ins EnumParameter<Choir_Schedule>:$schedule,
       OptionalParameter<"::mlir::StringAttr">:$combiner,
+      OptionalParameter<"ContractionLoopsAttr">:$contraction,
+      OptionalParameter<"ScanLoopsAttr">:$scan,
       "::mlir::DictionaryAttr":$targets);
-  let assemblyFormat =
-      "`<` $schedule `,` (`combiner` `=` $combiner^ `,`)? `targets` `=` $targets `>`";
+  let assemblyFormat = [{
+    `<` $schedule `,` (`combiner` `=` $combiner^ `,`)?
+    (`contraction` `=` $contraction^ `,`)? (`scan` `=` $scan^ `,`)?
+    `targets` `=` $targets `>`
+  }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The launch on GPU target `target`, or null (no such target, or a
