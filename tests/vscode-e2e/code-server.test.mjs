@@ -128,6 +128,12 @@ test('the quick fix replaces the misspelt built-in and the diagnostic goes', asy
   await workbench.page.locator('.action-widget .monaco-list-row.action.focused',
     { hasText: "replace with 'softmax'" }).waitFor({ timeout: 30_000 });
   await workbench.page.keyboard.press('Enter');
+  // The edit lands after the widget closes (VS Code may resolve the action
+  // first); saving before it does saves the old text.
+  await eventually('the editor shows the fix', async () => {
+    const lines = await workbench.page.locator('.monaco-editor .view-lines').first().innerText();
+    assert.ok(!lines.includes('sofmax('), lines);
+  }, 30_000, 200);
   const text = await saved();
   assert.equal(text, SOURCE.replace('sofmax(', 'softmax('));
   await eventually('the Problems panel is empty after the fix', async () => {
