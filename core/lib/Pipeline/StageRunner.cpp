@@ -12,12 +12,12 @@
 #include "PipelinePool.h"
 #include "RemotePrefetch.h"
 
-#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/KernelStore.h"
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/ProductCache.h"
 #include "accy/Pipeline/SourceMap.h"
+#include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Support/CrashContainment.h"
 
 #include "mlir/IR/Builders.h"
@@ -56,9 +56,13 @@ static std::string fingerprintText(StageId stage, ModuleOp kernel) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (stage == StageId::Dispatch) {
+    // The plan is the root's own or, in a choir.dispatch region, the
+    // region's: getPlan reads either.
     kernel.walk([&](Operation *op) {
-      if (Attribute plan = op->getAttr(choir::kPlanAttrName))
-        os << op->getAttr(choir::kMemberAttrName) << ' ' << plan << '\n';
+      if (getDispatchRoot(op) != op)
+        return;
+      if (choir::PlanAttr plan = getPlan(op))
+        os << getDispatchId(op) << ' ' << plan << '\n';
     });
     return text;
   }

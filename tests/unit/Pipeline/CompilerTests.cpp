@@ -228,6 +228,14 @@ TEST_CASE("fingerprints are stable across compiles and contexts",
   Compilation edited = compile(*c1, kScaleEdited);
   CHECK(a.record(StageId::Tensor).fingerprint !=
         edited.record(StageId::Tensor).fingerprint);
+  // The planning stages summarise their plans: an elementwise kernel and a
+  // row reduction are planned differently.
+  for (StageId stage : {StageId::Dispatch, StageId::Memory, StageId::Kernel}) {
+    CAPTURE(stageName(stage).str());
+    const std::vector<KernelStageRecord> &kernels = a.record(stage).kernels;
+    REQUIRE(kernels.size() == 2);
+    CHECK(kernels[0].fingerprint != kernels[1].fingerprint);
+  }
 }
 
 // A semantic product that passes the frontend's checks only by construction:
