@@ -46,7 +46,6 @@ OpOperand *findDestination(OpResult result,
 /// plans every op) and its dispatch's id.
 SmallVector<SmallVector<Operation *>>
 groupOnBuffers(ArrayRef<Operation *> members, Operation *root) {
-  SmallVector<Operation *> fused;
   SmallVector<linalg::LinalgOp> chain;
   SmallVector<SmallVector<Operation *>> groups(1);
   auto rootOp = dyn_cast<linalg::LinalgOp>(root);
@@ -201,6 +200,14 @@ void accy::inlineDispatchRegion(RewriterBase &rewriter,
   rewriter.eraseOp(yield);
   rewriter.inlineBlockBefore(&body, dispatch, dispatch.getOperands());
   rewriter.replaceOp(dispatch, results);
+}
+
+void accy::inlineDispatchRegions(RewriterBase &rewriter, Operation *root) {
+  SmallVector<choir::DispatchOp> dispatches;
+  root->walk(
+      [&](choir::DispatchOp dispatch) { dispatches.push_back(dispatch); });
+  for (choir::DispatchOp dispatch : dispatches)
+    inlineDispatchRegion(rewriter, dispatch);
 }
 
 namespace {

@@ -275,10 +275,8 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
                               scanLoops, b.getDictionaryAttr(perTarget));
 }
 
-FailureOr<DispatchShape> accy::getPlannedShape(linalg::LinalgOp op) {
-  choir::PlanAttr plan = getPlan(op);
-  if (!plan)
-    return op.emitError("dispatch has no plan");
+FailureOr<DispatchShape> accy::getPlannedShape(linalg::LinalgOp op,
+                                               choir::PlanAttr plan) {
   DispatchShape shape;
   shape.schedule = plan.getSchedule();
   if (StringAttr name = plan.getCombiner()) {

@@ -140,15 +140,17 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
         rewriter.eraseOp(op);
         continue;
       }
-      if (!getPlan(op))
-        setPlan(op, planDispatch(op, {&*profile}));
+      // An op without a plan (one that the memory stage did not plan, in
+      // a hand-written input) is planned here for this target alone.
       choir::PlanAttr plan = getPlan(op);
+      if (!plan)
+        plan = planDispatch(op, {&*profile});
       choir::LaunchAttr launch = plan.getLaunch(target);
       if (!launch)
         return op.emitError()
                << "dispatch has no launch plan for target '" << target << "'";
       KernelPlan kp = makePlan(plan, launch);
-      FailureOr<DispatchShape> shape = getPlannedShape(op);
+      FailureOr<DispatchShape> shape = getPlannedShape(op, plan);
       if (failed(shape))
         return failure();
       kp.shape = *shape;

@@ -1,6 +1,5 @@
 //===- SplitTargets.cpp - Launch functions per target and host version ----===//
 
-#include "accy/Dialect/Choir/IR/Choir.h"
 #include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
 #include "accy/Stages/Dispatch/Plan.h"
@@ -79,9 +78,7 @@ struct SplitTargetsPass
     }
     // The host version runs the dispatches in order as loops.
     IRRewriter rewriter(&getContext());
-    for (auto dispatch : llvm::make_early_inc_range(
-             entry.getBody().front().getOps<choir::DispatchOp>()))
-      inlineDispatchRegion(rewriter, dispatch);
+    inlineDispatchRegions(rewriter, entry);
     builder.setInsertionPointToEnd(kernel.getBody());
     auto hostModule =
         builder.create<ModuleOp>(kernel.getLoc(), StringRef(kHostModuleName));

@@ -1,6 +1,5 @@
 //===- InlineDispatchRegions.cpp - Dissolve choir.dispatch regions --------===//
 
-#include "accy/Dialect/Choir/IR/Choir.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Memory/Passes.h"
 
@@ -22,12 +21,8 @@ struct InlineDispatchRegionsPass
   void runOnOperation() override {
     if (failed(verifyKernelModuleAnchor(getOperation(), getArgument())))
       return signalPassFailure();
-    SmallVector<choir::DispatchOp> dispatches;
-    getOperation().walk(
-        [&](choir::DispatchOp dispatch) { dispatches.push_back(dispatch); });
     IRRewriter rewriter(&getContext());
-    for (choir::DispatchOp dispatch : dispatches)
-      inlineDispatchRegion(rewriter, dispatch);
+    inlineDispatchRegions(rewriter, getOperation());
   }
 };
 

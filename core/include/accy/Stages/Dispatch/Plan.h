@@ -96,10 +96,11 @@ choir::PlanAttr planDispatch(mlir::linalg::LinalgOp op,
                              llvm::ArrayRef<const TargetProfile *> targets,
                              const RowPipeline &pipeline = {});
 
-/// What the kernel of a planned root is built from, as its plan records it
-/// (the combiner: the op yielding the root's result, checked against the
-/// plan's name); an error when the op does not match its plan.
-mlir::FailureOr<DispatchShape> getPlannedShape(mlir::linalg::LinalgOp op);
+/// What the kernel of root `op` is built from, as `plan` records it (the
+/// combiner: the op yielding the root's result, checked against the plan's
+/// name); an error when the op does not match its plan.
+mlir::FailureOr<DispatchShape> getPlannedShape(mlir::linalg::LinalgOp op,
+                                               choir::PlanAttr plan);
 
 /// The plan of a dispatch root (its `choir.plan`, or in a `choir.dispatch`
 /// region the region's) or of a region, or null; and its schedule, or none.
@@ -112,6 +113,8 @@ void setPlan(mlir::Operation *root, choir::PlanAttr plan);
 /// region's plan onto its root, and erases the region.
 void inlineDispatchRegion(mlir::RewriterBase &rewriter,
                           choir::DispatchOp dispatch);
+/// Inlines every dispatch region nested in `root`.
+void inlineDispatchRegions(mlir::RewriterBase &rewriter, mlir::Operation *root);
 
 /// Marks `op` as a member of dispatch `id` in `role`.
 void setDispatchMember(mlir::Operation *op, int64_t id,
