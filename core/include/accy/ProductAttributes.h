@@ -31,16 +31,13 @@ inline constexpr llvm::StringLiteral kResultAttr = "accy.result";
 /// On an input argument of the entry: the parameter's name in the source,
 /// which the generated launch function and the runtime's messages use.
 inline constexpr llvm::StringLiteral kParamNameAttr = "accy.name";
-// The dispatches and their plans are typed choir attributes
-// (`choir.member`, `choir.plan`; ChoirPlanAttrs.td).
+// The dispatches and their plans, the memory plan and the kernel summary
+// are typed choir attributes (`choir.member`, `choir.plan`, `choir.memory`,
+// `choir.kernels`; ChoirPlanAttrs.td, ChoirKernelAttrs.td).
 /// On a kernel module: the planned targets, in canonical order.
 inline constexpr llvm::StringLiteral kTargetsAttr = "accy.targets";
-/// On a kernel module: the buffer plan of the memory stage.
-inline constexpr llvm::StringLiteral kMemoryAttr = "accy.memory";
 /// On an allocation: its buffer id in the memory plan.
 inline constexpr llvm::StringLiteral kBufferAttr = "accy.buffer";
-/// On a kernel module: the summary of every generated kernel.
-inline constexpr llvm::StringLiteral kKernelsAttr = "accy.kernels";
 /// On a launch function: the target it launches on.
 inline constexpr llvm::StringLiteral kLaunchTargetAttr = "accy.launch_target";
 /// On a launch function: what each launch is, in launch order.

@@ -3,6 +3,7 @@
 #include "accy/CodeGen/Artifacts.h"
 
 #include "accy/CodeGen/CodeGen.h"
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
 #include "accy/Support/FileWriting.h"
@@ -10,7 +11,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/IntegerSet.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -184,98 +184,59 @@ llvm::Error accy::codegen::writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
 // Kernel summary
 //===----------------------------------------------------------------------===//
 
+static KernelArgument readKernelOperand(choir::KernelOperandAttr operand) {
+  using Kind = choir::KernelOperandKind;
+  switch (operand.getKind()) {
+  case Kind::Argument:
+    return {KernelArgument::Kind::Argument, operand.getPosition()};
+  case Kind::Buffer:
+    return {KernelArgument::Kind::Buffer, operand.getPosition()};
+  case Kind::Index:
+    return {KernelArgument::Kind::Index, -1,
+            cast<AffineMapAttr>(operand.getValue()).getValue().getResult(0)};
+  case Kind::Scalar:
+    return {KernelArgument::Kind::Scalar, -1, {}, operand.getValue()};
+  }
+  llvm_unreachable("unknown kernel operand kind");
+}
+
+static KernelLaunch readKernelLaunch(choir::KernelLaunchAttr attr) {
+  KernelLaunch launch;
+  launch.name = attr.getName().str();
+  launch.dispatch = attr.getDispatch();
+  launch.schedule = choir::stringifySchedule(attr.getSchedule()).str();
+  for (unsigned i = 0; i < 3; ++i) {
+    launch.block[i] = attr.getBlock()[i];
+    launch.grid[i] = attr.getGrid().getValue().getResult(i);
+  }
+  launch.sharedMemoryBytes = attr.getSharedMemory();
+  if (ArrayAttr when = attr.getWhen()) {
+    launch.when.emplace();
+    for (auto conjunction : when.getAsRange<AffineMapAttr>()) {
+      ArrayRef<AffineExpr> exprs = conjunction.getValue().getResults();
+      launch.when->emplace_back(exprs.begin(), exprs.end());
+    }
+  }
+  for (choir::KernelOperandAttr operand : attr.getOperands())
+    launch.arguments.push_back(readKernelOperand(operand));
+  return launch;
+}
+
+/// The verifier of #choir.kernel_summary checked its shape.
 llvm::Expected<KernelSummary>
 accy::codegen::readKernelSummary(ModuleOp kernel) {
-  auto summary = kernel->getAttrOfType<DictionaryAttr>(kKernelsAttr);
+  auto summary = kernel->getAttrOfType<choir::KernelSummaryAttr>(
+      choir::kKernelSummaryAttrName);
   if (!summary)
-    return makeError("kernel module has no '" + kKernelsAttr + "'");
+    return makeError("kernel module has no '" + choir::kKernelSummaryAttrName +
+                     "' #choir.kernel_summary");
   KernelSummary result;
-  if (auto symbols = summary.getAs<ArrayAttr>("symbols"))
-    for (Attribute symbol : symbols) {
-      auto pair = dyn_cast<DenseI64ArrayAttr>(symbol);
-      if (!pair || pair.size() != 2)
-        return makeError("malformed symbol in '" + kKernelsAttr + "'");
-      result.symbols.push_back({pair[0], pair[1]});
-    }
-  auto targets = summary.getAs<DictionaryAttr>("targets");
-  if (!targets)
-    return makeError("'" + kKernelsAttr + "' has no targets");
-  auto malformed = [](const llvm::Twine &what) {
-    return makeError("malformed '" + kKernelsAttr + "': " + what);
-  };
-  for (NamedAttribute target : targets) {
+  for (auto pair : summary.getSymbols().getAsRange<DenseI64ArrayAttr>())
+    result.symbols.push_back({pair[0], pair[1]});
+  for (NamedAttribute target : summary.getTargets()) {
     std::vector<KernelLaunch> launches;
-    auto entries = dyn_cast<ArrayAttr>(target.getValue());
-    if (!entries)
-      return malformed("targets." + target.getName().getValue() +
-                       " is not an array");
-    for (Attribute entry : entries) {
-      auto dict = dyn_cast<DictionaryAttr>(entry);
-      auto name = dict ? dict.getAs<StringAttr>("name") : nullptr;
-      auto dispatch = dict ? dict.getAs<IntegerAttr>("dispatch") : nullptr;
-      auto schedule = dict ? dict.getAs<StringAttr>("schedule") : nullptr;
-      auto block = dict ? dict.getAs<DenseI64ArrayAttr>("block") : nullptr;
-      auto grid = dict ? dict.getAs<AffineMapAttr>("grid") : nullptr;
-      auto shared = dict ? dict.getAs<IntegerAttr>("shared_memory") : nullptr;
-      auto arguments = dict ? dict.getAs<ArrayAttr>("arguments") : nullptr;
-      if (!name || !dispatch || !schedule || !block || block.size() != 3 ||
-          !grid || grid.getValue().getNumResults() != 3 || !shared ||
-          !arguments)
-        return malformed("a kernel entry lacks name, dispatch, schedule, "
-                         "block, grid, shared_memory or arguments");
-      KernelLaunch launch;
-      launch.name = name.str();
-      launch.dispatch = dispatch.getInt();
-      launch.schedule = schedule.str();
-      for (unsigned i = 0; i < 3; ++i) {
-        launch.block[i] = block[i];
-        launch.grid[i] = grid.getValue().getResult(i);
-      }
-      launch.sharedMemoryBytes = shared.getInt();
-      if (Attribute when = dict.get("when")) {
-        auto sets = dyn_cast<ArrayAttr>(when);
-        if (!sets)
-          return malformed("'when' is not an array");
-        launch.when.emplace();
-        for (Attribute set : sets) {
-          auto constraints = dyn_cast<IntegerSetAttr>(set);
-          if (!constraints || constraints.getValue().getNumEqualities() != 0)
-            return malformed("'when' holds other than integer sets of "
-                             "inequalities");
-          ArrayRef<AffineExpr> exprs = constraints.getValue().getConstraints();
-          launch.when->emplace_back(exprs.begin(), exprs.end());
-        }
-      }
-      for (Attribute arg : arguments) {
-        auto a = dyn_cast<DictionaryAttr>(arg);
-        auto kind = a ? a.getAs<StringAttr>("kind") : nullptr;
-        if (!kind)
-          return malformed("an argument has no kind");
-        KernelArgument argument{KernelArgument::Kind::Argument};
-        if (kind.getValue() == "argument" || kind.getValue() == "buffer") {
-          auto index = a.getAs<IntegerAttr>(
-              kind.getValue() == "argument" ? "index" : "id");
-          if (!index)
-            return malformed("an argument has no index/id");
-          if (kind.getValue() == "buffer")
-            argument.kind = KernelArgument::Kind::Buffer;
-          argument.index = index.getInt();
-        } else if (kind.getValue() == "index") {
-          auto value = a.getAs<AffineMapAttr>("value");
-          if (!value || value.getValue().getNumResults() != 1)
-            return malformed("an index argument has no value");
-          argument.kind = KernelArgument::Kind::Index;
-          argument.value = value.getValue().getResult(0);
-        } else if (kind.getValue() == "scalar") {
-          argument.kind = KernelArgument::Kind::Scalar;
-          argument.scalar = a.get("value");
-        } else {
-          return malformed("unknown argument kind '" + kind.getValue() + "'");
-        }
-        launch.arguments.push_back(argument);
-      }
-      launches.push_back(std::move(launch));
-    }
+    for (choir::KernelLaunchAttr launch : summary.getLaunches(target.getName()))
+      launches.push_back(readKernelLaunch(launch));
     result.targets.push_back({target.getName().str(), std::move(launches)});
   }
   return result;

@@ -3,13 +3,14 @@
 // The kernel and target products describe how to call a kernel in three
 // places: the entry function's signature (memref types, `choir.dims` names
 // and `accy.result` indices; the host entry `@K` or a launch function
-// `K__<target>`, which share it), `accy.memory` (the intermediate buffers)
-// and `accy.kernels` (the launches). See docs/abi.md.
+// `K__<target>`, which share it), `choir.memory` (the intermediate buffers)
+// and `choir.kernels` (the launches). See docs/abi.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "accy/CodeGen/Embedding.h"
 
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/ProductAttributes.h"
 
 #include "mlir/IR/AffineMap.h"
@@ -115,42 +116,20 @@ static llvm::Error readParameters(FunctionOpInterface entry,
   return llvm::Error::success();
 }
 
+/// The verifier of #choir.memory_plan checked its shape (ids 0..n-1 in
+/// order, maps over its symbols).
 static llvm::Error readBuffers(ModuleOp kernel, KernelInterface &result) {
-  auto memory = kernel->getAttrOfType<DictionaryAttr>(kMemoryAttr);
+  auto memory =
+      kernel->getAttrOfType<choir::MemoryPlanAttr>(choir::kMemoryPlanAttrName);
   if (!memory)
-    return interfaceError(result.name, "no 'accy.memory'");
-  auto buffers = memory.getAs<ArrayAttr>("buffers");
-  if (!buffers)
-    return interfaceError(result.name, "'accy.memory' has no buffers");
-  auto symbols = memory.getAs<ArrayAttr>("symbols");
-  if (!symbols)
-    return interfaceError(result.name, "'accy.memory' has no symbols");
-  for (Attribute symbol : symbols) {
-    auto pair = dyn_cast<DenseI64ArrayAttr>(symbol);
-    if (!pair || pair.size() != 2)
-      return interfaceError(result.name, "a malformed symbol in 'accy.memory'");
+    return interfaceError(result.name, "no '" + choir::kMemoryPlanAttrName +
+                                           "' #choir.memory_plan");
+  for (auto pair : memory.getSymbols().getAsRange<DenseI64ArrayAttr>())
     result.symbols.push_back({pair[0], pair[1]});
-  }
-  result.buffers.resize(buffers.size());
-  std::vector<bool> seen(buffers.size());
-  for (Attribute attr : buffers) {
-    auto buffer = dyn_cast<DictionaryAttr>(attr);
-    auto id = buffer ? buffer.getAs<IntegerAttr>("id") : nullptr;
-    auto bytes = buffer ? buffer.getAs<AffineMapAttr>("bytes") : nullptr;
-    auto shape = buffer ? buffer.getAs<AffineMapAttr>("shape") : nullptr;
-    if (!id || !bytes || !shape || bytes.getValue().getNumResults() != 1)
-      return interfaceError(result.name,
-                            "a buffer of 'accy.memory' lacks id, bytes or "
-                            "shape");
-    int64_t index = id.getInt();
-    if (index < 0 || index >= static_cast<int64_t>(buffers.size()) ||
-        seen[index])
-      return interfaceError(result.name, "buffer ids of 'accy.memory' are "
-                                         "not 0..n-1");
-    seen[index] = true;
-    BufferInterface &b = result.buffers[index];
-    b.bytes = bytes.getValue().getResult(0);
-    llvm::append_range(b.shape, shape.getValue().getResults());
+  for (choir::BufferAttr buffer : memory.getBufferPlans()) {
+    BufferInterface &b = result.buffers.emplace_back();
+    b.bytes = buffer.getBytes().getValue().getResult(0);
+    llvm::append_range(b.shape, buffer.getShape().getValue().getResults());
   }
   return llvm::Error::success();
 }
@@ -171,7 +150,7 @@ static llvm::Error dropUnlaunchedBuffers(KernelInterface &result) {
           return interfaceError(
               result.name, llvm::Twine("launch '") + launch.name +
                                "' takes buffer " + llvm::Twine(argument.index) +
-                               ", which 'accy.memory' does not plan");
+                               ", which the memory plan does not hold");
         launched[argument.index] = true;
       }
   for (auto [buffer, used] : llvm::zip(result.buffers, launched))
@@ -196,7 +175,7 @@ accy::codegen::readKernelInterface(ModuleOp kernel) {
   if (llvm::Error err = readBuffers(kernel, result))
     return std::move(err);
   // Only kernels compiled for a GPU target have launches to summarise.
-  if (kernel->hasAttr(kKernelsAttr)) {
+  if (kernel->hasAttr(choir::kKernelSummaryAttrName)) {
     auto summary = readKernelSummary(kernel);
     if (!summary)
       return summary.takeError();
@@ -206,13 +185,13 @@ accy::codegen::readKernelInterface(ModuleOp kernel) {
   }
   if (!result.summary.targets.empty() &&
       result.summary.symbols != result.symbols)
-    return interfaceError(result.name, "'accy.kernels' and 'accy.memory' "
-                                       "number the symbols differently");
+    return interfaceError(result.name, "the kernel summary and the memory "
+                                       "plan number the symbols differently");
   for (auto [param, dim] : result.symbols)
     if (param < 0 || param >= static_cast<int64_t>(result.parameters.size()) ||
         dim < 0 ||
         dim >= static_cast<int64_t>(result.parameters[param].sizes.size()))
-      return interfaceError(result.name, "a symbol of 'accy.kernels' names "
+      return interfaceError(result.name, "a symbol of the memory plan names "
                                          "no dimension of the entry");
   return result;
 }

@@ -19,14 +19,17 @@ struct StageInfo {
 };
 } // namespace
 
+/// A stage's schema changes with the form of its product: 2 for the
+/// dispatch and memory stages' `choir.dispatch` regions and the memory
+/// plan and kernel summary as choir attributes (ChoirKernelAttrs.td).
 static const StageInfo kStageInfo[kNumStages] = {
     {"semantic", "", 1, false},
     {"contract", "accy-choir-contract", 1, false},
     {"tensor", "accy-choir-tensor", 1, false},
-    {"dispatch", "accy-choir-dispatch", 1, true},
-    {"memory", "accy-choir-memory", 1, false},
-    {"kernel", "accy-choir-kernel", 1, false},
-    {"target", "accy-choir-target", 1, true},
+    {"dispatch", "accy-choir-dispatch", 2, true},
+    {"memory", "accy-choir-memory", 2, false},
+    {"kernel", "accy-choir-kernel", 2, false},
+    {"target", "accy-choir-target", 2, true},
 };
 
 llvm::StringRef accy::stageName(StageId stage) {

@@ -40,9 +40,9 @@ std::string StageOptions::canonicalText(StageId stage) const {
 static llvm::StringRef planAttrName(StageId stage) {
   switch (stage) {
   case StageId::Memory:
-    return kMemoryAttr;
+    return choir::kMemoryPlanAttrName;
   case StageId::Kernel:
-    return kKernelsAttr;
+    return choir::kKernelSummaryAttrName;
   default:
     return {};
   }

@@ -57,16 +57,16 @@ module {
 // CHECK-DAG: #[[ROWS:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0, 1, 1)>
 // CHECK-DAG: #[[ROWS4:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0 ceildiv 4, 1, 1)>
 // CHECK-DAG: #[[ROWS8:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0 ceildiv 8, 1, 1)>
-// CHECK-DAG: #[[SHORT64:.+]] = affine_set<()[s0, s1, s2, s3] : (-s1 + 1024 >= 0)>
-// CHECK-DAG: #[[LONG64:.+]] = affine_set<()[s0, s1, s2, s3] : (s1 - 1025 >= 0)>
-// CHECK-DAG: #[[SHORT32:.+]] = affine_set<()[s0, s1, s2, s3] : (-s1 + 512 >= 0)>
-// CHECK-DAG: #[[LONG32:.+]] = affine_set<()[s0, s1, s2, s3] : (s1 - 513 >= 0)>
+// CHECK-DAG: #[[SHORT64:.+]] = affine_map<()[s0, s1, s2, s3] -> (-s1 + 1024)>
+// CHECK-DAG: #[[LONG64:.+]] = affine_map<()[s0, s1, s2, s3] -> (s1 - 1025)>
+// CHECK-DAG: #[[SHORT32:.+]] = affine_map<()[s0, s1, s2, s3] -> (-s1 + 512)>
+// CHECK-DAG: #[[LONG32:.+]] = affine_map<()[s0, s1, s2, s3] -> (s1 - 513)>
 
 // CHECK-LABEL: module @softmax
 // The summary has shared memory for both reductions of the pipeline.
-// CHECK-SAME:    accy.kernels = {symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>], targets = {
-// CHECK-SAME:      gfx942 = [{arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS4]], name = "softmax_k0", schedule = "row_reduction", shared_memory = 0 : i64, when = [#[[SHORT64]]]}, {arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k1", schedule = "row_reduction", shared_memory = 32 : i64, when = [#[[LONG64]]]}]
-// CHECK-SAME:      sm_90 = [{arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS8]], name = "softmax_k0", schedule = "row_reduction", shared_memory = 0 : i64, when = [#[[SHORT32]]]}, {arguments = [{index = 1 : i64, kind = "argument"}, {index = 0 : i64, kind = "argument"}, {id = 0 : i64, kind = "buffer"}, {id = 1 : i64, kind = "buffer"}], block = array<i64: 256, 1, 1>, dispatch = 0 : i64, grid = #[[ROWS]], name = "softmax_k1", schedule = "row_reduction", shared_memory = 64 : i64, when = [#[[LONG32]]]}]
+// CHECK-SAME:    choir.kernels = #choir.kernel_summary<symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>], targets = {
+// CHECK-SAME:      gfx942 = [#choir.kernel_launch<name = "softmax_k0", dispatch = 0, schedule = row_reduction, block = [256, 1, 1], grid = #[[ROWS4]], shared_memory = 0, arguments = [#choir.kernel_operand<argument 1>, #choir.kernel_operand<argument 0>, #choir.kernel_operand<buffer 0>, #choir.kernel_operand<buffer 1>], when = [#[[SHORT64]]]>, #choir.kernel_launch<name = "softmax_k1", dispatch = 0, schedule = row_reduction, block = [256, 1, 1], grid = #[[ROWS]], shared_memory = 32, arguments = [#choir.kernel_operand<argument 1>, #choir.kernel_operand<argument 0>, #choir.kernel_operand<buffer 0>, #choir.kernel_operand<buffer 1>], when = [#[[LONG64]]]>]
+// CHECK-SAME:      sm_90 = [#choir.kernel_launch<name = "softmax_k0", dispatch = 0, schedule = row_reduction, block = [256, 1, 1], grid = #[[ROWS8]], shared_memory = 0, arguments = [#choir.kernel_operand<argument 1>, #choir.kernel_operand<argument 0>, #choir.kernel_operand<buffer 0>, #choir.kernel_operand<buffer 1>], when = [#[[SHORT32]]]>, #choir.kernel_launch<name = "softmax_k1", dispatch = 0, schedule = row_reduction, block = [256, 1, 1], grid = #[[ROWS]], shared_memory = 64, arguments = [#choir.kernel_operand<argument 1>, #choir.kernel_operand<argument 0>, #choir.kernel_operand<buffer 0>, #choir.kernel_operand<buffer 1>], when = [#[[LONG32]]]>]
 // CHECK-SAME:    gpu.container_module
 
 // CHECK:       func.func @softmax__sm_90(%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.launch_target = "sm_90"}

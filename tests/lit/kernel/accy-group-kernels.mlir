@@ -8,7 +8,7 @@
 
 // CHECK-DAG: #[[FLAT:.+]] = affine_map<()[s0, s1, s2, s3] -> (s1 ceildiv 256, 1, 1)>
 // CHECK-LABEL: module @last_col
-// CHECK: accy.kernels = {symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 0, 2>, array<i64: 1, 0>], targets = {sm_90 = [{arguments = [{id = 0 : i64, kind = "buffer"}, {index = 1 : i64, kind = "argument"}], block = array<i64: 256, 1, 1>, dispatch = 1 : i64, grid = #[[FLAT]], name = "last_col_k0"
+// CHECK: choir.kernels = #choir.kernel_summary<symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 0, 2>, array<i64: 1, 0>], targets = {sm_90 = [#choir.kernel_launch<name = "last_col_k0", dispatch = 1, schedule = elementwise, block = [256, 1, 1], grid = #[[FLAT]], shared_memory = 0, arguments = [#choir.kernel_operand<buffer 0>, #choir.kernel_operand<argument 1>]>]}>
 module {
   module @last_col attributes {accy.kernel = "last_col", gpu.container_module} {
     func.func @last_col__sm_90(%x: memref<?x?x?xf32>, %out: memref<?xf32> {accy.result = 0 : i64}) attributes {accy.launch_target = "sm_90", accy.launches = [{dispatch = 1 : i64, schedule = "elementwise"}]} {
@@ -40,7 +40,7 @@ module {
 
 // CHECK-DAG: #[[ROWS:.+]] = affine_map<()[s0, s1, s2] -> ((s1 * s2) ceildiv 128, 1, 1)>
 // CHECK-LABEL: module @plane
-// CHECK: grid = #[[ROWS]], name = "plane_k0"
+// CHECK: name = "plane_k0", dispatch = 0, schedule = elementwise, block = [128, 1, 1], grid = #[[ROWS]]
 module {
   module @plane attributes {accy.kernel = "plane", gpu.container_module} {
     func.func @plane__gfx942(%x: memref<?x?x?xf32>, %out: memref<4xf32> {accy.result = 0 : i64}) attributes {accy.launch_target = "gfx942", accy.launches = [{dispatch = 0 : i64, schedule = "elementwise"}]} {

@@ -53,7 +53,7 @@ module {
 // CHECK-DAG:   #[[SHAPE:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0)>
 // CHECK-DAG:   #[[BYTES:.+]] = affine_map<()[s0, s1, s2, s3] -> (s0 * 4)>
 // CHECK-LABEL: module @softmax
-// CHECK-SAME:    buffers = [{alignment = 64 : i64, bytes = #[[BYTES]], element = f32, id = 0 : i64, live = array<i64: 0, 0>, reuses = 0 : i64, shape = #[[SHAPE]], space = "global"}, {alignment = 64 : i64, bytes = #[[BYTES]], element = f32, id = 1 : i64, live = array<i64: 0, 0>, reuses = 0 : i64, shape = #[[SHAPE]], space = "global"}]
+// CHECK-SAME:    buffers = [#choir.buffer<id = 0, element = f32, shape = #[[SHAPE]], bytes = #[[BYTES]], alignment = 64, live = [0, 0], reuses = 0, space = global>, #choir.buffer<id = 1, element = f32, shape = #[[SHAPE]], bytes = #[[BYTES]], alignment = 64, live = [0, 0], reuses = 0, space = global>]
 // CHECK-SAME:    symbols = [array<i64: 0, 0>, array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 1, 1>]
 // CHECK:       func.func @softmax(%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?x?xf32> {accy.result = 0 : i64}) attributes {accy.entry} {
 // CHECK:         %[[MAX:.+]] = memref.alloc(%{{.+}}) {accy.buffer = 0 : i64, alignment = 64 : i64} : memref<?xf32>

@@ -34,10 +34,10 @@ module {
 }
 
 // CHECK-LABEL: module @chain
-// CHECK-SAME:    accy.memory = {arguments = [
-// CHECK-SAME:      {alignment = 16 : i64, index = 0 : i64, role = "input", space = "global"}
-// CHECK-SAME:      {alignment = 16 : i64, index = 1 : i64, result = 0 : i64, role = "output", space = "global"}
-// CHECK-SAME:    buffers = [{alignment = 64 : i64, bytes = #[[BYTES:.+]], element = f32, id = 0 : i64, live = array<i64: 0, 3>, reuses = 1 : i64, shape = #[[SHAPE:.+]], space = "global"}]
+// CHECK-SAME:    choir.memory = #choir.memory_plan<arguments = [
+// CHECK-SAME:      #choir.entry_argument<index = 0, role = input, alignment = 16, space = global>
+// CHECK-SAME:      #choir.entry_argument<index = 1, role = output, result = 0, alignment = 16, space = global>
+// CHECK-SAME:    buffers = [#choir.buffer<id = 0, element = f32, shape = #[[SHAPE:[a-z0-9]+]], bytes = #[[BYTES:[a-z0-9]+]], alignment = 64, live = [0, 3], reuses = 1, space = global>]
 // CHECK-SAME:    symbols = [array<i64: 0, 0>, array<i64: 1, 0>, array<i64: 2, 0>]
 // CHECK:       func.func @chain(%[[X:.+]]: memref<?xf32>, %[[O0:.+]]: memref<?xf32> {{.*}}, %[[O1:.+]]: memref<?xf32> {{.*}})
 // CHECK-NEXT:    memref.assume_alignment %[[X]], 16
@@ -101,4 +101,4 @@ module {
 // CHECK-DAG: #[[FLATBYTES:.+]] = affine_map<()[s0, s1, s2, s3, s4] -> (((s0 * s1) * s2) * 4)>
 // CHECK-DAG: #[[FLATSHAPE:.+]] = affine_map<()[s0, s1, s2, s3, s4] -> (s0 * s1, s2)>
 // CHECK-LABEL: module @flat
-// CHECK-SAME:    buffers = [{alignment = 64 : i64, bytes = #[[FLATBYTES]], element = f32, id = 0 : i64, live = array<i64: 0, 1>, reuses = 0 : i64, shape = #[[FLATSHAPE]], space = "global"}]
+// CHECK-SAME:    buffers = [#choir.buffer<id = 0, element = f32, shape = #[[FLATSHAPE]], bytes = #[[FLATBYTES]], alignment = 64, live = [0, 1], reuses = 0, space = global>]

@@ -32,7 +32,7 @@ module {
 
 // CHECK-LABEL: module @scale_rows
 // CHECK-SAME:    accy.host_object = {bitcode = "BC{{.*}}", cpu = "x86-64-v2", object = "\7FELF{{.*}}", symbols = ["_mlir_ciface_scale_rows"], triple = "x86_64-unknown-linux-gnu"}
-// CHECK-SAME:    accy.kernels = {
+// CHECK-SAME:    choir.kernels = #choir.kernel_summary<
 // CHECK-SAME:    gpu.container_module
 // CHECK:       func.func @scale_rows__sm_90(
 // CHECK:         gpu.launch_func @sm_90::@scale_rows_k0

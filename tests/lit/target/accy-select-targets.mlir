@@ -7,7 +7,7 @@
 // Only the requested targets' gpu.modules, launch functions and host
 // module stay, and the kernel summary names only their entries.
 // CHECK-LABEL: module @scale
-// CHECK-SAME:    accy.kernels = {targets = {sm_90 = [{name = "scale_k0"}]}}
+// CHECK-SAME:    choir.kernels = #choir.kernel_summary<symbols = [], targets = {sm_90 = [#choir.kernel_launch<name = "scale_k0", {{.*}}, block = [256, 1, 1], {{[^]]*}}]>]}>
 // CHECK:         func.func @scale__sm_90
 // CHECK-NOT:     func.func @scale__gfx942
 // CHECK:         gpu.module @sm_90
@@ -15,7 +15,7 @@
 // CHECK-NOT:     module @host
 
 // TWO-LABEL: module @scale
-// TWO-SAME:    accy.kernels = {targets = {gfx942 = [{name = "scale_k0"}]}}
+// TWO-SAME:    choir.kernels = #choir.kernel_summary<symbols = [], targets = {gfx942 = [#choir.kernel_launch<name = "scale_k0", {{.*}}, block = [64, 1, 1], {{[^]]*}}]>]}>
 // TWO-NOT:     func.func @scale__sm_90
 // TWO:         func.func @scale__gfx942
 // TWO-NOT:     gpu.module @sm_90
@@ -24,7 +24,7 @@
 
 // Without targets, the product is left whole.
 // ALL-LABEL: module @scale
-// ALL-SAME:    accy.kernels = {targets = {gfx942 = [{name = "scale_k0"}], sm_90 = [{name = "scale_k0"}]}}
+// ALL-SAME:    choir.kernels = #choir.kernel_summary<symbols = [], targets = {gfx942 = [#choir.kernel_launch<name = "scale_k0", {{.*}}, block = [64, 1, 1], {{[^]]*}}]>], sm_90 = [#choir.kernel_launch<name = "scale_k0", {{.*}}, block = [256, 1, 1], {{[^]]*}}]>]}>
 // ALL:         func.func @scale__sm_90
 // ALL:         func.func @scale__gfx942
 // ALL:         gpu.module @sm_90
@@ -36,7 +36,7 @@
 // UNPLANNED: error: kernel 'scale' has no code for target 'sm_80'; plan it in the dispatch stage (targets=...)
 // UNKNOWN: error: accy-choir-target: unknown target 'sm_91' (known targets: sm_80, sm_90, gfx90a, gfx942, host)
 module {
-  module @scale attributes {accy.kernel = "scale", accy.kernels = {targets = {gfx942 = [{name = "scale_k0"}], sm_90 = [{name = "scale_k0"}]}}} {
+  module @scale attributes {accy.kernel = "scale", choir.kernels = #choir.kernel_summary<symbols = [], targets = {gfx942 = [#choir.kernel_launch<name = "scale_k0", dispatch = 0, schedule = elementwise, block = [64, 1, 1], grid = affine_map<() -> (1, 1, 1)>, shared_memory = 0, arguments = []>], sm_90 = [#choir.kernel_launch<name = "scale_k0", dispatch = 0, schedule = elementwise, block = [256, 1, 1], grid = affine_map<() -> (1, 1, 1)>, shared_memory = 0, arguments = []>]}>} {
     func.func @scale__sm_90() attributes {accy.launch_target = "sm_90"} {
       return
     }

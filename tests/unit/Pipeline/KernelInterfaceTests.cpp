@@ -11,6 +11,7 @@
 
 #include "accy/CodeGen/Artifacts.h"
 #include "accy/CodeGen/Embedding.h"
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
 
@@ -51,11 +52,14 @@ TEST_CASE("a launch that takes a buffer the memory plan lacks is an error",
   REQUIRE_FALSE(planned->buffers.empty());
 
   // The same launches with a memory plan of no buffers.
-  auto memory = kernel->getAttrOfType<mlir::DictionaryAttr>(kMemoryAttr);
+  auto memory =
+      kernel->getAttrOfType<choir::MemoryPlanAttr>(choir::kMemoryPlanAttrName);
   REQUIRE(memory);
-  mlir::NamedAttrList emptied(memory);
-  emptied.set("buffers", mlir::ArrayAttr::get(context.get(), {}));
-  kernel->setAttr(kMemoryAttr, emptied.getDictionary(context.get()));
+  kernel->setAttr(
+      choir::kMemoryPlanAttrName,
+      choir::MemoryPlanAttr::get(context.get(), memory.getArguments(),
+                                 mlir::ArrayAttr::get(context.get(), {}),
+                                 memory.getSymbols()));
   llvm::Expected<codegen::KernelInterface> broken =
       codegen::readKernelInterface(kernel);
   REQUIRE_FALSE(static_cast<bool>(broken));
@@ -64,5 +68,5 @@ TEST_CASE("a launch that takes a buffer the memory plan lacks is an error",
   // The first launch writes relu(x @ w1) to buffer 1 (buffer 0, x @ w1,
   // stays in registers).
   CHECK_THAT(message, Catch::Contains("launch 'mlp_k0' takes buffer 1, which "
-                                      "'accy.memory' does not plan"));
+                                      "the memory plan does not hold"));
 }

@@ -63,7 +63,7 @@ llvm::Error writeArtifacts(llvm::ArrayRef<Artifact> artifacts,
                            llvm::StringRef directory, llvm::StringRef stem);
 
 //===----------------------------------------------------------------------===//
-// Kernel summary (`accy.kernels`)
+// Kernel summary (`choir.kernels`)
 //===----------------------------------------------------------------------===//
 
 /// One kernel argument, as the runtime must pass it.
@@ -100,7 +100,7 @@ struct KernelSummary {
   std::vector<std::pair<std::string, std::vector<KernelLaunch>>> targets;
 };
 
-/// Reads `accy.kernels` of a kernel module (kernel or target product).
+/// Reads `choir.kernels` of a kernel module (kernel or target product).
 llvm::Expected<KernelSummary> readKernelSummary(mlir::ModuleOp kernel);
 
 /// Evaluates a summary expression for concrete symbol values.

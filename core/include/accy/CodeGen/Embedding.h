@@ -36,7 +36,7 @@ struct ParameterInterface {
   bool output = false;
 };
 
-/// An intermediate buffer of the memory plan (`accy.memory`).
+/// An intermediate buffer of the memory plan (`choir.memory`).
 struct BufferInterface {
   mlir::AffineExpr bytes;
   std::vector<mlir::AffineExpr> shape;
@@ -57,7 +57,7 @@ struct KernelInterface {
 };
 
 /// Reads a kernel module of the kernel or target product: the entry's
-/// signature (with `choir.dims`), `accy.memory` and `accy.kernels`.
+/// signature (with `choir.dims`), `choir.memory` and `choir.kernels`.
 llvm::Expected<KernelInterface> readKernelInterface(mlir::ModuleOp kernel);
 
 struct EmbeddingOptions {

@@ -5,12 +5,13 @@
 // name, its block size, its grid size and every argument as an expression
 // over the entry's argument dimensions, and, for a launch the launch
 // function makes under a condition on the sizes, that condition (see
-// docs/abi.md).
+// docs/abi.md): `choir.kernels = #choir.kernel_summary<...>`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LaunchCondition.h"
 
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/KernelModule/KernelModule.h"
 #include "accy/ProductAttributes.h"
 #include "accy/Stages/Kernel/Passes.h"
@@ -45,20 +46,18 @@ struct GroupKernelsPass
     : public accy::kernel::impl::GroupKernelsBase<GroupKernelsPass> {
 
   /// What one kernel argument is, for the runtime.
-  FailureOr<Attribute> describeArgument(Value value, const ArgumentDims &dims,
-                                        Operation *launch) {
-    Builder b(&getContext());
-    auto entry = [&](StringRef kind, NamedAttribute detail) -> Attribute {
-      return b.getDictionaryAttr(
-          {b.getNamedAttr("kind", b.getStringAttr(kind)), detail});
-    };
+  FailureOr<choir::KernelOperandAttr>
+  describeArgument(Value value, const ArgumentDims &dims, Operation *launch) {
+    MLIRContext *context = &getContext();
+    using Kind = choir::KernelOperandKind;
     if (isa<MemRefType>(value.getType())) {
       if (auto arg = dyn_cast<BlockArgument>(value))
-        return entry("argument", b.getNamedAttr("index", b.getI64IntegerAttr(
-                                                             arg.getArgNumber())));
+        return choir::KernelOperandAttr::get(context, Kind::Argument,
+                                             arg.getArgNumber(), {});
       if (Operation *def = value.getDefiningOp())
         if (auto id = def->getAttrOfType<IntegerAttr>(kBufferAttr))
-          return entry("buffer", b.getNamedAttr("id", id));
+          return choir::KernelOperandAttr::get(context, Kind::Buffer,
+                                               id.getInt(), {});
       return launch->emitError()
              << "kernel argument " << value
              << " is neither an entry argument nor a planned buffer";
@@ -69,13 +68,12 @@ struct GroupKernelsPass
         return launch->emitError()
                << "kernel argument " << value
                << " is not an affine function of the argument dimensions";
-      return entry("index",
-                   b.getNamedAttr("value", AffineMapAttr::get(
-                                               dims.makeMap(*expr))));
+      return choir::KernelOperandAttr::get(
+          context, Kind::Index, -1, AffineMapAttr::get(dims.makeMap(*expr)));
     }
     Attribute constant;
     if (matchPattern(value, m_Constant(&constant)))
-      return entry("scalar", b.getNamedAttr("value", constant));
+      return choir::KernelOperandAttr::get(context, Kind::Scalar, -1, constant);
     return launch->emitError() << "kernel argument " << value
                                << " has no description for the runtime";
   }
@@ -119,7 +117,16 @@ struct GroupKernelsPass
       SmallVector<Attribute> summary;
       for (auto [index, launch, planAttr] :
            llvm::enumerate(launches, plans.getValue())) {
-        auto plan = cast<DictionaryAttr>(planAttr);
+        // What MapToGPU recorded of the launch's dispatch.
+        auto plan = dyn_cast<DictionaryAttr>(planAttr);
+        auto dispatch = plan ? plan.getAs<IntegerAttr>("dispatch") : nullptr;
+        auto scheduleName = plan ? plan.getAs<StringAttr>("schedule") : nullptr;
+        std::optional<choir::Schedule> schedule =
+            scheduleName ? choir::symbolizeSchedule(scheduleName.getValue())
+                         : std::nullopt;
+        if (!dispatch || !schedule)
+          return func.emitError()
+                 << "launch " << index << " records no dispatch id or schedule";
         auto source = symbols.lookup<gpu::GPUModuleOp>(
             launch.getKernelModuleName());
         auto kernelFunc =
@@ -156,7 +163,7 @@ struct GroupKernelsPass
         }
         SmallVector<Attribute> arguments;
         for (Value operand : launch.getKernelOperands()) {
-          FailureOr<Attribute> description =
+          FailureOr<choir::KernelOperandAttr> description =
               describeArgument(operand, dims, launch);
           if (failed(description))
             return failure();
@@ -165,19 +172,11 @@ struct GroupKernelsPass
         FailureOr<ArrayAttr> when = kernel::traceLaunchCondition(launch, dims);
         if (failed(when))
           return failure();
-        SmallVector<NamedAttribute> entry = {
-            b.getNamedAttr("arguments", b.getArrayAttr(arguments)),
-            b.getNamedAttr("block", b.getDenseI64ArrayAttr(block)),
-            b.getNamedAttr("dispatch", plan.get("dispatch")),
-            b.getNamedAttr("grid", AffineMapAttr::get(dims.makeMap(grid))),
-            b.getNamedAttr("name", b.getStringAttr(name)),
-            b.getNamedAttr("schedule", plan.get("schedule")),
-            b.getNamedAttr("shared_memory",
-                           b.getI64IntegerAttr(workgroupBytes(kernelFunc))),
-        };
-        if (*when)
-          entry.push_back(b.getNamedAttr("when", *when));
-        summary.push_back(b.getDictionaryAttr(entry));
+        summary.push_back(choir::KernelLaunchAttr::get(
+            &getContext(), b.getStringAttr(name), dispatch.getInt(), *schedule,
+            b.getDenseI64ArrayAttr(block),
+            AffineMapAttr::get(dims.makeMap(grid)), workgroupBytes(kernelFunc),
+            b.getArrayAttr(arguments), *when));
       }
       func->removeAttr(kLaunchesAttr);
       perTarget.push_back(b.getNamedAttr(target, b.getArrayAttr(summary)));
@@ -186,11 +185,10 @@ struct GroupKernelsPass
       return success();
     kernel->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
-    kernel->setAttr(kKernelsAttr,
-                    b.getDictionaryAttr(
-                        {b.getNamedAttr("symbols", *symbolsAttr),
-                         b.getNamedAttr("targets",
-                                        b.getDictionaryAttr(perTarget))}));
+    kernel->setAttr(
+        choir::kKernelSummaryAttrName,
+        choir::KernelSummaryAttr::get(&getContext(), *symbolsAttr,
+                                      b.getDictionaryAttr(perTarget)));
     return success();
   }
 

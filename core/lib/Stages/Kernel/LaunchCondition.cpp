@@ -5,7 +5,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -137,10 +136,11 @@ accy::kernel::traceLaunchCondition(Operation *launch,
       return ArrayAttr();
     stated.push_back(left);
   }
-  SmallVector<Attribute> sets;
+  // Maps rather than integer sets: MLIR 19 cannot read the `>=` of an
+  // affine_set inside a dialect attribute's text, which is also how
+  // bytecode stores the kernel summary.
+  SmallVector<Attribute> conjunctions;
   for (const Conjunction &constraints : stated)
-    sets.push_back(IntegerSetAttr::get(
-        IntegerSet::get(0, dims.getNumSymbols(), constraints,
-                        SmallVector<bool>(constraints.size(), false))));
-  return ArrayAttr::get(launch->getContext(), sets);
+    conjunctions.push_back(AffineMapAttr::get(dims.makeMap(constraints)));
+  return ArrayAttr::get(launch->getContext(), conjunctions);
 }

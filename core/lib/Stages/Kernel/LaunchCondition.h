@@ -17,8 +17,9 @@
 namespace accy::kernel {
 
 /// When `launch`, in a launch function, runs: null when always, else an
-/// array of `affine_set`s over the symbols of `dims`, any of which holding
-/// means it runs (an empty array: never). Emits an error and fails when a
+/// array of affine maps over the symbols of `dims`, each a conjunction of
+/// constraints `result >= 0`, any of which holding means it runs (an empty
+/// array: never). Emits an error and fails when a
 /// region around the launch is not an scf.if, or an scf.if's condition is
 /// not a combination (and, or, not) of comparisons of affine functions of
 /// the argument dimensions.

@@ -246,20 +246,13 @@ struct PlanBuffersPass
     for (BlockArgument arg : entry.getArguments()) {
       builder.create<memref::AssumeAlignmentOp>(entry.getLoc(), arg,
                                                 argumentAlignment);
-      SmallVector<NamedAttribute> info;
-      info.push_back(b.getNamedAttr("alignment",
-                                    b.getI64IntegerAttr(argumentAlignment)));
-      info.push_back(
-          b.getNamedAttr("index", b.getI64IntegerAttr(arg.getArgNumber())));
-      if (auto result = entry.getArgAttrOfType<IntegerAttr>(
-              arg.getArgNumber(), kResultAttr)) {
-        info.push_back(b.getNamedAttr("result", result));
-        info.push_back(b.getNamedAttr("role", b.getStringAttr("output")));
-      } else {
-        info.push_back(b.getNamedAttr("role", b.getStringAttr("input")));
-      }
-      info.push_back(b.getNamedAttr("space", b.getStringAttr("global")));
-      arguments.push_back(b.getDictionaryAttr(info));
+      auto result =
+          entry.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), kResultAttr);
+      arguments.push_back(choir::EntryArgumentAttr::get(
+          &getContext(), arg.getArgNumber(),
+          result ? choir::ArgumentRole::Output : choir::ArgumentRole::Input,
+          result ? std::optional<int64_t>(result.getInt()) : std::nullopt,
+          argumentAlignment, choir::MemorySpace::Global));
     }
 
     // Intermediate buffers and their live ranges.
@@ -348,33 +341,21 @@ struct PlanBuffersPass
                                             : std::min(firstDispatch, dispatch);
           lastDispatch = std::max(lastDispatch, dispatch);
         }
-      SmallVector<NamedAttribute> info;
-      info.push_back(b.getNamedAttr("alignment",
-                                    b.getI64IntegerAttr(bufferAlignment)));
-      info.push_back(
-          b.getNamedAttr("bytes", AffineMapAttr::get(dims.makeMap(bytes))));
-      info.push_back(b.getNamedAttr("element",
-                                    TypeAttr::get(type.getElementType())));
-      info.push_back(b.getNamedAttr("id", b.getI64IntegerAttr(id)));
-      info.push_back(b.getNamedAttr(
-          "live", b.getDenseI64ArrayAttr({firstDispatch, lastDispatch})));
-      info.push_back(
-          b.getNamedAttr("reuses", b.getI64IntegerAttr(slot->reused.size())));
-      info.push_back(b.getNamedAttr("shape", AffineMapAttr::get(*shape)));
-      info.push_back(b.getNamedAttr("space", b.getStringAttr("global")));
-      planned.push_back(b.getDictionaryAttr(info));
+      planned.push_back(choir::BufferAttr::get(
+          &getContext(), id, type.getElementType(), AffineMapAttr::get(*shape),
+          AffineMapAttr::get(dims.makeMap(bytes)), bufferAlignment,
+          b.getDenseI64ArrayAttr({firstDispatch, lastDispatch}),
+          slot->reused.size(), choir::MemorySpace::Global));
       ++id;
     }
     for (Buffer &buffer : buffers)
       for (memref::AllocOp folded : buffer.reused)
         folded.erase();
 
-    kernel->setAttr(
-        kMemoryAttr,
-        b.getDictionaryAttr(
-            {b.getNamedAttr("arguments", b.getArrayAttr(arguments)),
-             b.getNamedAttr("buffers", b.getArrayAttr(planned)),
-             b.getNamedAttr("symbols", dims.getSymbolsAttr(b))}));
+    kernel->setAttr(choir::kMemoryPlanAttrName,
+                    choir::MemoryPlanAttr::get(
+                        &getContext(), b.getArrayAttr(arguments),
+                        b.getArrayAttr(planned), dims.getSymbolsAttr(b)));
     return success();
   }
 

@@ -2,6 +2,7 @@
 
 #include "accy/Stages/Target/JoinTargets.h"
 
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/ProductAttributes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,27 +37,22 @@ static llvm::Error joinError(const Twine &why) {
 }
 
 /// The generated-kernel summaries of every part, one entry per target.
-static FailureOr<DictionaryAttr> joinKernelSummaries(ArrayRef<ModuleOp> parts) {
-  auto first = parts.front()->getAttrOfType<DictionaryAttr>(kKernelsAttr);
-  if (!first)
-    return failure();
+static FailureOr<choir::KernelSummaryAttr>
+joinKernelSummaries(ArrayRef<ModuleOp> parts) {
   SmallVector<NamedAttribute> targets;
+  ArrayAttr symbols;
   for (ModuleOp part : parts) {
-    auto summary = part->getAttrOfType<DictionaryAttr>(kKernelsAttr);
-    if (!summary)
+    auto summary = part->getAttrOfType<choir::KernelSummaryAttr>(
+        choir::kKernelSummaryAttrName);
+    // The symbols are the signature's: the same in every part.
+    if (!summary || (symbols && summary.getSymbols() != symbols))
       return failure();
-    // Everything but the per-target entries is the same in every part.
-    for (NamedAttribute entry : summary)
-      if (entry.getName() != "targets" &&
-          first.get(entry.getName()) != entry.getValue())
-        return failure();
-    if (auto perTarget = summary.getAs<DictionaryAttr>("targets"))
-      llvm::append_range(targets, perTarget.getValue());
+    symbols = summary.getSymbols();
+    llvm::append_range(targets, summary.getTargets().getValue());
   }
-  Builder b(first.getContext());
-  NamedAttrList joined(first);
-  joined.set("targets", b.getDictionaryAttr(targets));
-  return joined.getDictionary(first.getContext());
+  MLIRContext *context = symbols.getContext();
+  return choir::KernelSummaryAttr::get(context, symbols,
+                                       DictionaryAttr::get(context, targets));
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>>
@@ -126,7 +122,8 @@ accy::target::joinTargetProducts(ModuleOp input, ArrayRef<ModuleOp> parts,
   for (size_t index = 0; index < parts.size(); ++index)
     for (NamedAttribute attr : ModuleOp(parts[index])->getDiscardableAttrs()) {
       StringRef name = attr.getName().getValue();
-      if (name == kKeyAttr || name == kInputKeyAttr || name == kKernelsAttr)
+      if (name == kKeyAttr || name == kInputKeyAttr ||
+          name == choir::kKernelSummaryAttrName)
         continue;
       if (name == kHostObjectAttr) {
         if (targets[index] != kHostModuleName)
@@ -145,10 +142,10 @@ accy::target::joinTargetProducts(ModuleOp input, ArrayRef<ModuleOp> parts,
                          name + "'");
       attrs.set(attr.getName(), attr.getValue());
     }
-  FailureOr<DictionaryAttr> summaries = joinKernelSummaries(parts);
+  FailureOr<choir::KernelSummaryAttr> summaries = joinKernelSummaries(parts);
   if (failed(summaries))
     return joinError("the parts' kernel summaries do not agree");
-  attrs.set(kKernelsAttr, *summaries);
+  attrs.set(choir::kKernelSummaryAttrName, *summaries);
   (*joined)->setDiscardableAttrs(attrs.getDictionary(context));
   return joined;
 }

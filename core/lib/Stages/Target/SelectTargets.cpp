@@ -50,22 +50,16 @@ struct SelectTargetsPass
                << "kernel '" << getKernelName(kernel)
                << "' has no code for target '" << profile->name
                << "'; plan it in the dispatch stage (targets=...)";
-    if (auto kernels = kernel->getAttrOfType<DictionaryAttr>(kKernelsAttr)) {
-      Builder b(&getContext());
-      SmallVector<NamedAttribute> entries;
-      for (NamedAttribute entry : kernels) {
-        if (entry.getName() == "targets") {
-          SmallVector<NamedAttribute> kept;
-          for (NamedAttribute target : cast<DictionaryAttr>(entry.getValue()))
-            if (requested(target.getName()))
-              kept.push_back(target);
-          entries.push_back(
-              b.getNamedAttr("targets", b.getDictionaryAttr(kept)));
-          continue;
-        }
-        entries.push_back(entry);
-      }
-      kernel->setAttr(kKernelsAttr, b.getDictionaryAttr(entries));
+    if (auto summary = kernel->getAttrOfType<choir::KernelSummaryAttr>(
+            choir::kKernelSummaryAttrName)) {
+      SmallVector<NamedAttribute> kept;
+      for (NamedAttribute target : summary.getTargets())
+        if (requested(target.getName()))
+          kept.push_back(target);
+      kernel->setAttr(choir::kKernelSummaryAttrName,
+                      choir::KernelSummaryAttr::get(
+                          &getContext(), summary.getSymbols(),
+                          DictionaryAttr::get(&getContext(), kept)));
     }
     return success();
   }

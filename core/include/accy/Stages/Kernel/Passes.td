@@ -137,14 +137,16 @@ def GroupKernels : Pass<"accy-group-kernels", "mlir::ModuleOp"> {
     After `gpu-kernel-outlining`: moves the kernels of each launch function
     into `gpu.module @<target>` (named after the target, `accy.target`),
     names them `<kernel>_k<N>` in launch order, sets `gpu.container_module`,
-    and records `accy.kernels`: per target, in launch order, each kernel's
-    name, dispatch, schedule, block size, grid size (an affine map over the
-    entry's argument dimensions), shared memory, arguments (which entry
-    argument, intermediate buffer, dimension expression or constant each
-    one is) and, for a launch made under host-side branches on the sizes,
-    `when` (the affine sets over the argument dimensions under which it
+    and records `choir.kernels = #choir.kernel_summary<...>`: per target,
+    in launch order, each kernel's name, dispatch, schedule, block size,
+    grid size (an affine map over the entry's argument dimensions), shared
+    memory, operands (which entry argument, intermediate buffer, dimension
+    expression or constant each one is) and, for a launch made under
+    host-side branches on the sizes, `when` (maps over the argument
+    dimensions, each a conjunction of results >= 0, under any of which it
     runs); `symbols` says which argument dimension each symbol is.
   }];
+  let dependentDialects = ["::accy::choir::ChoirDialect"];
 }
 
 #endif // ACCY_STAGES_KERNEL_PASSES

@@ -72,8 +72,8 @@ def PlanBuffers : Pass<"accy-choir-plan-buffers", "mlir::ModuleOp"> {
         program order);
       - a `memref.dealloc` follows the last use of each allocation.
     The plan is recorded as `accy.buffer = N : i64` on each allocation and
-    `accy.memory = {arguments = [...], buffers = [...], symbols = [...]}`
-    on the kernel module, each buffer's size an affine map over the entry's
+    `choir.memory = #choir.memory_plan<arguments = [...], buffers = [...],
+    symbols = [...]>` on the kernel module, each buffer's size an affine map over the entry's
     argument dimensions (`symbols`); allocations must sit in the entry block
     (the tensor contract has no control flow) and have such sizes, anything
     else is reported as an error.

@@ -15,7 +15,7 @@ def SelectTargets : Pass<"accy-select-targets", "mlir::ModuleOp"> {
   let description = [{
     With a non-empty `targets`, drops the gpu.modules, launch functions and
     host module of targets not listed, and their entries in the kernel
-    summary (`accy.kernels`), and reports a requested target the kernel
+    summary (`choir.kernels`), and reports a requested target the kernel
     product has no code for (it was not planned by the dispatch stage).
   }];
   let options = [

@@ -36,3 +36,25 @@ Operation *ChoirDialect::materializeConstant(OpBuilder &builder,
     return nullptr;
   return builder.create<ConstantOp>(loc, elements);
 }
+
+/// The choir attributes that ops carry as discardable ones: the dispatch
+/// membership and plan, the scan tag, the memory plan and the kernel
+/// summary, each of its own attribute class.
+LogicalResult ChoirDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kMemberAttrName && !isa<MemberAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' must be #choir.member";
+  if (name == kPlanAttrName && !isa<PlanAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' must be #choir.plan";
+  if (name == kScanAttrName && !isa<ScanKindAttr>(attr.getValue()))
+    return op->emitOpError()
+           << "'" << name << "' must be #choir<scan_kind ...>";
+  if (name == kMemoryPlanAttrName && !isa<MemoryPlanAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' must be #choir.memory_plan";
+  if (name == kKernelSummaryAttrName &&
+      !isa<KernelSummaryAttr>(attr.getValue()))
+    return op->emitOpError()
+           << "'" << name << "' must be #choir.kernel_summary";
+  return success();
+}

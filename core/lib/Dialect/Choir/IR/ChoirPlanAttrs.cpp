@@ -89,16 +89,3 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LaunchAttr PlanAttr::getLaunch(StringRef target) const {
   return getTargets().getAs<LaunchAttr>(target);
 }
-
-LogicalResult ChoirDialect::verifyOperationAttribute(Operation *op,
-                                                     NamedAttribute attr) {
-  StringRef name = attr.getName().getValue();
-  if (name == kMemberAttrName && !isa<MemberAttr>(attr.getValue()))
-    return op->emitOpError() << "'" << name << "' must be #choir.member";
-  if (name == kPlanAttrName && !isa<PlanAttr>(attr.getValue()))
-    return op->emitOpError() << "'" << name << "' must be #choir.plan";
-  if (name == kScanAttrName && !isa<ScanKindAttr>(attr.getValue()))
-    return op->emitOpError()
-           << "'" << name << "' must be #choir<scan_kind ...>";
-  return success();
-}

@@ -1,7 +1,9 @@
 //===- ChoirAttrs.h - Choir enums and attributes ----------------*- C++ -*-===//
 //
-// The choir attributes without the ops: the dispatch plans the backend
-// stages and the language server read (ChoirPlanAttrs.td) include only this.
+// The choir attributes without the ops: the dispatch plans
+// (ChoirPlanAttrs.td), the memory plan and the kernel summary
+// (ChoirKernelAttrs.td), which the backend stages, the code generation
+// library and the language server read, include only this.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_DIALECT_CHOIR_IR_CHOIRATTRS_H
@@ -25,6 +27,12 @@ namespace accy::choir {
 /// #choir.plan<...>` on its root.
 inline constexpr llvm::StringLiteral kMemberAttrName = "choir.member";
 inline constexpr llvm::StringLiteral kPlanAttrName = "choir.plan";
+
+/// On a kernel module: the memory stage's buffer plan (`choir.memory =
+/// #choir.memory_plan<...>`) and the kernel stage's launches
+/// (`choir.kernels = #choir.kernel_summary<...>`), ChoirKernelAttrs.td.
+inline constexpr llvm::StringLiteral kMemoryPlanAttrName = "choir.memory";
+inline constexpr llvm::StringLiteral kKernelSummaryAttrName = "choir.kernels";
 
 /// The tag the tensor stage puts on the linalg.generic of a scan
 /// (`choir.scan = #choir<scan_kind cumsum>`): a reduction loop j masked by

@@ -4,6 +4,7 @@
 
 include "accy/Dialect/Choir/IR/ChoirBase.td"
 include "accy/Dialect/Choir/IR/ChoirDispatchOps.td"
+include "accy/Dialect/Choir/IR/ChoirKernelAttrs.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
