@@ -1,6 +1,7 @@
-// RUN: accy-opt %s --split-input-file --accy-choir-scan-loops --canonicalize | FileCheck %s
+// RUN: accy-opt %s --split-input-file --accy-choir-scan-loops --canonicalize -verify-diagnostics | FileCheck %s
 
-// The host version of a scan: a loop over the lines (here the columns of a
+// The host version of a scan, built from its plan (axis loop 0, masked
+// loop 2, the combiner): a loop over the lines (here the columns of a
 // cummax along axis 0) and, inside, a loop along the line carrying the
 // running maximum; each element is read once (linear work), combined with
 // the carry, and stored combined with the output's start (-inf from the
@@ -11,7 +12,7 @@
 func.func @cummax_cols(%x: memref<?x?xf32>, %out: memref<?x?xf32>) {
   %ninf = arith.constant 0xFF800000 : f32
   linalg.fill ins(%ninf : f32) outs(%out : memref<?x?xf32>)
-  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<?x?xf32>) outs(%out : memref<?x?xf32>) attrs = {choir.scan = #choir<scan_kind cummax>} {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<?x?xf32>) outs(%out : memref<?x?xf32>) attrs = {choir.member = #choir.member<0>, choir.plan = #choir.plan<scan, combiner = "maximumf", scan = <axis = 0, masked = 2>, targets = {host = #choir.serial_loops}>, choir.scan = #choir<scan_kind cummax>} {
   ^bb0(%a: f32, %acc: f32):
     %i = linalg.index 0 : index
     %j = linalg.index 2 : index
@@ -41,14 +42,36 @@ func.func @cummax_cols(%x: memref<?x?xf32>, %out: memref<?x?xf32>) {
 
 // -----
 
-// An untagged generic of the same shape is left to convert-linalg-to-loops.
-// CHECK-LABEL: func.func @untagged
+// A generic without a scan plan (the tag alone) is left to
+// convert-linalg-to-loops.
+// CHECK-LABEL: func.func @unplanned
 // CHECK:         linalg.generic
 #in = affine_map<(i, j) -> (j)>
 #out = affine_map<(i, j) -> (i)>
-func.func @untagged(%x: memref<?xf32>, %out: memref<?xf32>) {
+func.func @unplanned(%x: memref<?xf32>, %out: memref<?xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?xf32>) outs(%out : memref<?xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?xf32>) outs(%out : memref<?xf32>) attrs = {choir.scan = #choir<scan_kind cumsum>} {
+  ^bb0(%a: f32, %acc: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %in = arith.cmpi ule, %j, %i : index
+    %v = arith.select %in, %a, %zero : f32
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A scan whose payload does not match its plan is an error, not loops
+// built from the wrong combiner.
+#in = affine_map<(i, j) -> (j)>
+#out = affine_map<(i, j) -> (i)>
+func.func @mismatch(%x: memref<?xf32>, %out: memref<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{the plan's combiner 'maximumf' does not yield this dispatch's result}}
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?xf32>) outs(%out : memref<?xf32>) attrs = {choir.member = #choir.member<0>, choir.plan = #choir.plan<scan, combiner = "maximumf", scan = <axis = 0, masked = 1>, targets = {host = #choir.serial_loops}>, choir.scan = #choir<scan_kind cumsum>} {
   ^bb0(%a: f32, %acc: f32):
     %i = linalg.index 0 : index
     %j = linalg.index 1 : index

@@ -14,6 +14,14 @@ std::string accy::combinerName(Operation *combiner) {
   return combiner->getName().stripDialect().str();
 }
 
+Operation *accy::getYieldedCombiner(linalg::LinalgOp op) {
+  // matchCombiner below: the combiner's result is what the payload yields.
+  Operation *yield = op.getBlock() ? op.getBlock()->getTerminator() : nullptr;
+  return yield && yield->getNumOperands() == 1
+             ? yield->getOperand(0).getDefiningOp()
+             : nullptr;
+}
+
 /// Finds the contraction operands: the input that depends on M and K but not
 /// N (lhs) and the one that depends on K and N but not M (rhs). Of several
 /// M (or N) loops, as in `x: f32[B, T, D] @ w: f32[D, H]`, the one the

@@ -280,11 +280,7 @@ FailureOr<DispatchShape> accy::getPlannedShape(linalg::LinalgOp op,
   DispatchShape shape;
   shape.schedule = plan.getSchedule();
   if (StringAttr name = plan.getCombiner()) {
-    // The combiner yields the root's single result (classifyDispatch).
-    Operation *yield = op.getBlock()->getTerminator();
-    shape.combiner = yield->getNumOperands() == 1
-                         ? yield->getOperand(0).getDefiningOp()
-                         : nullptr;
+    shape.combiner = getYieldedCombiner(op);
     if (!shape.combiner || combinerName(shape.combiner) != name.getValue())
       return op.emitError() << "the plan's combiner '" << name.getValue()
                             << "' does not yield this dispatch's result";

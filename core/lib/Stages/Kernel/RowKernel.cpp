@@ -20,12 +20,6 @@ using namespace accy::kernel;
 
 namespace {
 
-/// The combiner of a reduction planned as a row reduction, or null.
-Operation *rowCombiner(linalg::LinalgOp op) {
-  DispatchShape shape = classifyDispatch(op);
-  return shape.schedule == Schedule::RowReduction ? shape.combiner : nullptr;
-}
-
 /// How a launch of the row-reduction schedule lays rows on its blocks:
 /// `threads` take a row, `rowsPerBlock` rows share a block (a block per
 /// row, or a subgroup per row).
@@ -56,7 +50,10 @@ FailureOr<Operation *> buildRowLaunch(RewriterBase &rw, linalg::LinalgOp op,
   llvm::DenseMap<Operation *, Operation *> combiners;
   SmallVector<Type> workgroup;
   for (linalg::LinalgOp reduction : reductions) {
-    Operation *c = reduction == op ? combiner : rowCombiner(reduction);
+    // The dispatch stage joined each reduction of the pipeline as a row
+    // reduction of the root's rows (followsRootRow), the memory stage
+    // checked it again on buffers: its combiner is the op it yields.
+    Operation *c = reduction == op ? combiner : getYieldedCombiner(reduction);
     if (!c || !arith::getNeutralElement(c))
       return reduction.emitError()
              << "row-reduction combiner has no neutral element";

@@ -20,13 +20,23 @@ using namespace accy;
 namespace {
 
 struct ScanLoopsPass : public accy::kernel::impl::ScanLoopsBase<ScanLoopsPass> {
+  /// The scans the dispatch stage planned (the host version keeps each
+  /// root's plan when it dissolves the regions), built from their plans.
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, DispatchShape>> scans;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      DispatchShape shape = classifyDispatch(op);
-      if (shape.schedule == Schedule::Scan && op.hasPureBufferSemantics())
-        scans.push_back({op, shape});
+    WalkResult walk = getOperation().walk([&](linalg::LinalgOp op) {
+      choir::PlanAttr plan = getPlan(op);
+      if (!plan || plan.getSchedule() != Schedule::Scan ||
+          !op.hasPureBufferSemantics())
+        return WalkResult::advance();
+      FailureOr<DispatchShape> shape = getPlannedShape(op, plan);
+      if (failed(shape))
+        return WalkResult::interrupt();
+      scans.push_back({op, *shape});
+      return WalkResult::advance();
     });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (auto &[op, shape] : scans)
       kernel::buildScanLoops(rewriter, op, shape);

@@ -82,6 +82,10 @@ staticTripCount(mlir::linalg::LinalgOp op,
 /// name without its dialect.
 std::string combinerName(mlir::Operation *combiner);
 
+/// The combiner of a reduction the dispatch stage classified (a root, or a
+/// reduction of its row pipeline): the op yielding its one result, or null.
+mlir::Operation *getYieldedCombiner(mlir::linalg::LinalgOp op);
+
 /// What the plan of a row reduction needs to know of the row pipeline it
 /// heads: its reductions in all (each needs shared memory), and whether an
 /// op of it maps the row for a later op to read (the block then waits at a

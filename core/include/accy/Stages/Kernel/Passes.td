@@ -98,7 +98,9 @@ def ScanLoops : Pass<"accy-choir-scan-loops", "mlir::func::FuncOp"> {
   let summary = "Lower the scans of the host version to loops with a carry";
   let description = [{
     Replaces every scan on buffers (a `linalg.generic` tagged `choir.scan`,
-    the tensor stage's form with a reduction loop masked by `j <= i`) with an
+    the tensor stage's form with a reduction loop masked by `j <= i`, whose
+    `choir.plan` has the scan schedule: the axis and masked loops and the
+    combiner are read from the plan, not found again) with an
     `scf.for` over its lines and, inside, an `scf.for` along the line that
     carries the running sum or maximum: linear in the line's length where the
     generic's loops are quadratic. Each element is the generic's payload at
