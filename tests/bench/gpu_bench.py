@@ -17,6 +17,7 @@ emulated_cuda_passes_the_checks
 """
 import argparse
 import ctypes
+import json
 import os
 import subprocess
 import sys
@@ -89,8 +90,12 @@ def fake_cuda_fails_the_checks(args):
 
 def emulated_cuda_passes_the_checks(args):
     driver = os.path.join(args.build, "accy-gpu-bench")
+    counters = os.path.join(args.build, "emulator-counters.jsonl")
+    if os.path.exists(counters):
+        os.remove(counters)
     proc = run([driver, "--small", "--cublas=none", "--budget-ms=5"],
-               {"ACCY_DEVICE": "cuda", "LD_LIBRARY_PATH": args.emulated_cuda})
+               {"ACCY_DEVICE": "cuda", "LD_LIBRARY_PATH": args.emulated_cuda,
+                "ACCY_PTX_EMULATOR_PROFILE": counters})
     expect("device: cuda: Accy PTX emulator (sm_90)" in proc.stdout,
            "the emulator was used")
     expect("ptx-emulator:" not in proc.stderr,
@@ -103,6 +108,47 @@ def emulated_cuda_passes_the_checks(args):
            "both small `@` shapes match the host")
     expect("PASS: all 7 case(s)" in proc.stdout, "the verdict")
     expect(proc.returncode == 0, "exit 0: every check passed")
+    check_emulator_counters(counters)
+
+    # Counters that cannot be written fail the launch, naming the variable.
+    proc = run([driver, "--small", "--cublas=none", "--budget-ms=5",
+                "--only=softmax"],
+               {"ACCY_DEVICE": "cuda", "LD_LIBRARY_PATH": args.emulated_cuda,
+                "ACCY_PTX_EMULATOR_PROFILE": os.path.join(counters, "x")})
+    expect(proc.returncode == 3, "exit 3: the launch failed")
+    expect("(ACCY_PTX_EMULATOR_PROFILE)" in proc.stderr,
+           "the message names the variable")
+
+
+def check_emulator_counters(path):
+    """One JSON line per launch (ACCY_PTX_EMULATOR_PROFILE), every bench
+    kernel among them, with counters that agree with each other."""
+    with open(path) as f:
+        launches = [json.loads(line) for line in f]
+    names = {launch["kernel"] for launch in launches}
+    for kernel in ["row_softmax", "layer_norm", "xent", "row_cumsum",
+                   "chain", "matmul"]:
+        expect(any(name.startswith(kernel + "_k") for name in names),
+               f"a launch of {kernel} was counted")
+    for launch in launches:
+        what = f"the counters of {launch['kernel']}"
+        sectors = launch["global_load_sectors"] + launch["global_store_sectors"]
+        requests = (launch["global_load_requests"] +
+                    launch["global_store_requests"])
+        expect(requests > 0 and sectors >= requests,
+               f"{what}: every request touches a sector")
+        expect(launch["global_bytes_requested"] <= sectors * 32,
+               f"{what}: no more bytes used than the sectors hold")
+        expect(launch["distinct_sector_bytes"] <= sectors * 32,
+               f"{what}: distinct sectors are among those touched")
+        expect(launch["dram_read_bytes"] + launch["dram_write_bytes"] <=
+               2 * launch["distinct_sector_bytes"],
+               f"{what}: a cold L2 of 50 MiB moves each sector at most "
+               "once each way")
+        expect(launch["shared_wavefronts"] >= launch["shared_requests"],
+               f"{what}: a shared request takes at least one wavefront")
+        expect(launch["instructions"]["load_store"] >= requests,
+               f"{what}: requests are load/store instructions")
 
 
 def cuda_driver_loads():

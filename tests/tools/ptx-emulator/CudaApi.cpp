@@ -9,6 +9,7 @@
 // the driver's codes, with a message on stderr saying what went wrong.
 //
 //===----------------------------------------------------------------------===//
+#include "Profile.h"
 #include "Program.h"
 #include "Scheduler.h"
 
@@ -44,6 +45,23 @@ struct Event {
 
 void report(const char *what, const std::string &message) {
   std::fprintf(stderr, "ptx-emulator: %s: %s\n", what, message.c_str());
+}
+
+/// Appends one launch's counters as a line of JSON to `path`
+/// (ACCY_PTX_EMULATOR_PROFILE); a file that cannot be written fails the
+/// launch rather than losing the figures.
+bool appendProfile(const char *path, const std::string &line) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::FILE *file = std::fopen(path, "a");
+  bool ok = file && std::fprintf(file, "%s\n", line.c_str()) > 0;
+  if (file)
+    ok &= std::fclose(file) == 0;
+  if (!ok)
+    report("cuLaunchKernel", std::string("cannot append the launch's "
+                                         "counters to ") +
+                                 path + " (ACCY_PTX_EMULATOR_PROFILE)");
+  return ok;
 }
 
 } // namespace
@@ -190,10 +208,19 @@ API int cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   config.block[2] = bz;
   config.dynamicShared = shared;
   std::string error;
-  if (!runGrid(entry, config, buffer.data(), error)) {
+  const char *profilePath = std::getenv("ACCY_PTX_EMULATOR_PROFILE");
+  std::unique_ptr<LaunchProfile> profile;
+  if (profilePath && *profilePath)
+    profile = std::make_unique<LaunchProfile>(uint64_t(gx) * gy * gz);
+  if (!runGrid(entry, config, buffer.data(), error, profile.get())) {
     report("cuLaunchKernel", error + " (CUDA_ERROR_LAUNCH_FAILED)");
     return kLaunchFailed;
   }
+  if (profile &&
+      !appendProfile(profilePath,
+                     profile->finish(kH200L2Bytes)
+                         .toJson(entry.name, config.grid, config.block)))
+    return kLaunchFailed;
   return kSuccess;
 }
 

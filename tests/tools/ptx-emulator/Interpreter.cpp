@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Interpreter.h"
+#include "Profile.h"
 
 #include <algorithm>
 #include <climits>
@@ -364,8 +365,28 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
     }
   };
 
+  ThreadTrace *trace = thread.trace;
+  // A profiled access: global, or shared (also through a generic address
+  // in the block's window) as an offset in the block's shared memory.
+  auto record = [&](const Inst &I, uint32_t pc, const uint8_t *p,
+                    uint32_t bytes, Access::Kind globalKind) {
+    uint64_t address = reinterpret_cast<uint64_t>(p);
+    uint64_t base = reinterpret_cast<uint64_t>(env.shared);
+    Access::Kind kind = globalKind;
+    if (I.space == Space::Param)
+      return;
+    if (address >= base && address < base + env.sharedBytes) {
+      kind = Access::Kind(globalKind + Access::SharedLoad);
+      address -= base;
+    }
+    trace->accesses.push_back(
+        {pc, trace->executions[pc] - 1, address, bytes, kind});
+  };
+
   for (;;) {
     const Inst &I = code[pc];
+    if (trace)
+      ++trace->executions[pc];
     if (I.hasGuard && ((r[I.guard] != 0) == I.guardNegated)) {
       ++pc;
       continue;
@@ -652,6 +673,8 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
                                                                            : "global") +
                             " load at address " +
                             std::to_string(r[I.src[0]] + I.offset));
+      if (trace)
+        record(I, pc, p, bytes * I.vec, Access::GlobalLoad);
       for (int i = 0; i < I.vec; ++i) {
         uint64_t v = 0;
         std::memcpy(&v, p + i * bytes, bytes);
@@ -669,6 +692,8 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
                                                                           : "global") +
                             " store at address " +
                             std::to_string(r[I.src[0]] + I.offset));
+      if (trace)
+        record(I, pc, p, bytes * I.vec, Access::GlobalStore);
       for (int i = 0; i < I.vec; ++i)
         std::memcpy(p + i * bytes, &r[I.src[1 + i]], bytes);
       break;
@@ -678,6 +703,8 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
       if (!p)
         return fault(I, "invalid atomic access at address " +
                             std::to_string(r[I.src[0]] + I.offset));
+      if (trace)
+        record(I, pc, p, w / 8, Access::GlobalAtomic);
       atomic(env, I, r, p);
       break;
     }

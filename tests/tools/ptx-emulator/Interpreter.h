@@ -25,11 +25,16 @@ struct BlockEnv {
   std::string *error = nullptr;    // set when a thread faults
 };
 
+struct ThreadTrace;
+
 struct ThreadState {
   enum Status : uint8_t { Runnable, AtBarrier, AtShuffle, Exited };
   uint64_t *regs = nullptr;
   uint32_t pc = 0;
   Status status = Runnable;
+  /// Where the thread records what it executes when the launch is
+  /// profiled (Profile.h); null otherwise.
+  ThreadTrace *trace = nullptr;
 };
 
 enum class Stop { Barrier, Shuffle, Exit, Fault };

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Scheduler.h"
 #include "Interpreter.h"
+#include "Profile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -29,8 +30,8 @@ constexpr uint32_t kWarpSize = 32;
 class BlockRunner {
 public:
   BlockRunner(const Entry &entry, const LaunchConfig &config,
-              const uint8_t *params)
-      : entry(entry), config(config) {
+              const uint8_t *params, LaunchProfile *profile)
+      : entry(entry), config(config), profile(profile) {
     numThreads = config.block[0] * config.block[1] * config.block[2];
     regs.resize(size_t(numThreads) * entry.numSlots);
     threads.resize(numThreads);
@@ -41,9 +42,11 @@ public:
     env.shared = shared.data();
     env.sharedBytes = sharedBytes;
     env.error = &error;
+    if (profile)
+      traces.resize(numThreads);
   }
 
-  bool run(uint32_t bx, uint32_t by, uint32_t bz) {
+  bool run(uint64_t blockIndex, uint32_t bx, uint32_t by, uint32_t bz) {
     std::fill(shared.begin(), shared.end(), 0);
     const uint32_t *b = config.block;
     uint32_t numWarps = (numThreads + kWarpSize - 1) / kWarpSize;
@@ -69,6 +72,10 @@ public:
       r[kNwarpId] = numWarps;
       r[kSharedWindow] = reinterpret_cast<uint64_t>(shared.data());
       threads[t] = ThreadState{r, 0, ThreadState::Runnable};
+      if (profile) {
+        traces[t].reset(entry.code.size());
+        threads[t].trace = &traces[t];
+      }
     }
     uint32_t live = numThreads, atBarrier = 0;
     while (live > 0) {
@@ -110,6 +117,8 @@ public:
         return false;
       }
     }
+    if (profile)
+      profile->addBlock(blockIndex, traces, entry);
     return true;
   }
 
@@ -118,6 +127,8 @@ public:
 private:
   const Entry &entry;
   const LaunchConfig &config;
+  LaunchProfile *profile;
+  std::vector<ThreadTrace> traces; // when profiled
   uint32_t numThreads = 0;
   uint64_t sharedBytes = 0;
   std::vector<uint64_t> regs;
@@ -203,7 +214,8 @@ unsigned workerCount(uint64_t blocks) {
 } // namespace
 
 bool ptxemu::runGrid(const Entry &entry, const LaunchConfig &config,
-                     const uint8_t *params, std::string &error) {
+                     const uint8_t *params, std::string &error,
+                     LaunchProfile *profile) {
   uint64_t threadsPerBlock =
       uint64_t(config.block[0]) * config.block[1] * config.block[2];
   uint64_t blocks = uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
@@ -228,7 +240,7 @@ bool ptxemu::runGrid(const Entry &entry, const LaunchConfig &config,
   std::atomic<bool> failed{false};
   std::mutex errorMutex;
   auto work = [&] {
-    BlockRunner runner(entry, config, params);
+    BlockRunner runner(entry, config, params, profile);
     while (!failed) {
       uint64_t b = nextBlock++;
       if (b >= blocks)
@@ -237,7 +249,7 @@ bool ptxemu::runGrid(const Entry &entry, const LaunchConfig &config,
       uint32_t by = static_cast<uint32_t>(b / config.grid[0] % config.grid[1]);
       uint32_t bz = static_cast<uint32_t>(b / (uint64_t(config.grid[0]) *
                                                config.grid[1]));
-      if (!runner.run(bx, by, bz)) {
+      if (!runner.run(b, bx, by, bz)) {
         std::lock_guard<std::mutex> lock(errorMutex);
         if (!failed.exchange(true))
           error = runner.error;

@@ -25,10 +25,14 @@ struct LaunchConfig {
   uint32_t dynamicShared = 0;
 };
 
+class LaunchProfile;
+
 /// Runs `entry` with the packed parameter buffer `params`; false with
-/// `error` set when a thread faulted or the block deadlocked.
+/// `error` set when a thread faulted or the block deadlocked. With a
+/// `profile`, every block's warps are counted into it (Profile.h).
 bool runGrid(const Entry &entry, const LaunchConfig &config,
-             const uint8_t *params, std::string &error);
+             const uint8_t *params, std::string &error,
+             LaunchProfile *profile = nullptr);
 
 } // namespace ptxemu
 

@@ -1,0 +1,323 @@
+//===- Profile.cpp - Memory and instruction counters of a launch ----------===//
+
+#include "Profile.h"
+
+#include <algorithm>
+#include <list>
+#include <sstream>
+#include <unordered_map>
+
+using namespace ptxemu;
+
+namespace {
+
+constexpr uint32_t kWarpSize = 32;
+constexpr uint64_t kSectorBytes = 32, kLineBytes = 128, kBanks = 32;
+
+/// One access of a warp instruction: which lane made it, and where in the
+/// lane's own sequence it came.
+struct LaneAccess {
+  const Access *access;
+  uint32_t sequence;
+};
+
+/// The 32-byte sectors (global) or 4-byte words (shared) an access covers.
+template <typename F> void forEachUnit(const Access &a, uint64_t unit, F &&f) {
+  if (a.bytes == 0)
+    return;
+  for (uint64_t u = a.address / unit, e = (a.address + a.bytes - 1) / unit;
+       u <= e; ++u)
+    f(u);
+}
+
+bool isGlobal(Access::Kind kind) {
+  return kind == Access::GlobalLoad || kind == Access::GlobalStore ||
+         kind == Access::GlobalAtomic;
+}
+
+/// A fully associative LRU of 128-byte lines that tracks which of each
+/// line's four sectors it holds and which are dirty: a read of a sector it
+/// lacks costs a sector from DRAM, a dirty sector costs one back (when
+/// evicted, or at the end). A write allocates without reading.
+class L2Model {
+public:
+  explicit L2Model(uint64_t bytes)
+      : capacity(std::max<uint64_t>(1, bytes / kLineBytes)) {}
+
+  void access(uint64_t sector, bool write) {
+    uint64_t lineIndex = sector / (kLineBytes / kSectorBytes);
+    uint8_t bit = uint8_t(1u << (sector % (kLineBytes / kSectorBytes)));
+    auto found = lines.find(lineIndex);
+    if (found == lines.end()) {
+      if (lines.size() == capacity)
+        evictOldest();
+      order.push_front(lineIndex);
+      found = lines.emplace(lineIndex, Line{order.begin(), 0, 0}).first;
+    } else {
+      order.splice(order.begin(), order, found->second.position);
+    }
+    Line &line = found->second;
+    if (write) {
+      line.dirty |= bit;
+    } else if (!(line.valid & bit)) {
+      readBytes += kSectorBytes;
+    }
+    line.valid |= bit;
+  }
+
+  /// Writes back what is still dirty.
+  void flush() {
+    for (auto &[index, line] : lines)
+      writtenBytes += kSectorBytes * popcount(line.dirty);
+    lines.clear();
+    order.clear();
+  }
+
+  uint64_t readBytes = 0, writtenBytes = 0;
+
+private:
+  struct Line {
+    std::list<uint64_t>::iterator position;
+    uint8_t valid, dirty;
+  };
+  static unsigned popcount(uint8_t bits) {
+    unsigned n = 0;
+    for (; bits; bits &= bits - 1)
+      ++n;
+    return n;
+  }
+  void evictOldest() {
+    uint64_t victim = order.back();
+    order.pop_back();
+    auto found = lines.find(victim);
+    writtenBytes += kSectorBytes * popcount(found->second.dirty);
+    lines.erase(found);
+  }
+
+  uint64_t capacity;
+  std::list<uint64_t> order; // most recent first
+  std::unordered_map<uint64_t, Line> lines;
+};
+
+/// Counts one warp instruction's accesses (all of one kind) into `c`, and
+/// appends a global instruction's sectors to the block's stream.
+void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
+                     std::vector<uint64_t> &stream) {
+  Access::Kind kind = group.front().access->kind;
+  std::vector<uint64_t> units;
+  uint64_t requested = 0;
+  bool global = isGlobal(kind);
+  for (const LaneAccess &lane : group) {
+    requested += lane.access->bytes;
+    forEachUnit(*lane.access, global ? kSectorBytes : 4,
+                [&](uint64_t u) { units.push_back(u); });
+  }
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  if (!global) {
+    // Distinct words that fall in one bank are served one per wavefront;
+    // the same word is a broadcast. A warp moves at most 128 bytes a
+    // wavefront.
+    uint64_t perBank[kBanks] = {};
+    uint64_t worst = 0;
+    for (uint64_t word : units)
+      worst = std::max(worst, ++perBank[word % kBanks]);
+    uint64_t minimum = (units.size() + kBanks - 1) / kBanks;
+    ++c.sharedRequests;
+    c.sharedWavefronts += std::max(worst, minimum);
+    return;
+  }
+  c.globalBytesRequested += requested;
+  switch (kind) {
+  case Access::GlobalLoad:
+    ++c.globalLoadRequests;
+    c.globalLoadSectors += units.size();
+    break;
+  case Access::GlobalStore:
+    ++c.globalStoreRequests;
+    c.globalStoreSectors += units.size();
+    break;
+  default:
+    ++c.globalAtomicRequests;
+    break;
+  }
+  for (uint64_t sector : units) {
+    // An atomic reads and writes its sector.
+    if (kind != Access::GlobalStore)
+      stream.push_back(sector << 1);
+    if (kind != Access::GlobalLoad)
+      stream.push_back(sector << 1 | 1);
+  }
+}
+
+} // namespace
+
+const char *ptxemu::instClassName(InstClass c) {
+  switch (c) {
+  case InstClass::Fma:
+    return "fma";
+  case InstClass::Alu:
+    return "alu";
+  case InstClass::Sfu:
+    return "sfu";
+  case InstClass::LoadStore:
+    return "load_store";
+  case InstClass::Shuffle:
+    return "shuffle";
+  case InstClass::Barrier:
+    return "barrier";
+  case InstClass::Control:
+    return "control";
+  case InstClass::Count:
+    break;
+  }
+  return "?";
+}
+
+InstClass ptxemu::classify(const Inst &I) {
+  switch (I.op) {
+  case Op::Fma:
+    return InstClass::Fma;
+  case Op::Mad:
+    return isFloat(I.type) ? InstClass::Fma : InstClass::Alu;
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+    return InstClass::Sfu;
+  case Op::Ld:
+  case Op::St:
+  case Op::Atom:
+    return InstClass::LoadStore;
+  case Op::Shfl:
+    return InstClass::Shuffle;
+  case Op::Bar:
+    return InstClass::Barrier;
+  case Op::Bra:
+  case Op::Exit:
+    return InstClass::Control;
+  default:
+    return InstClass::Alu;
+  }
+}
+
+void ThreadTrace::reset(size_t codeSize) {
+  executions.assign(codeSize, 0);
+  accesses.clear();
+}
+
+void LaunchCounters::add(const LaunchCounters &o) {
+  for (int i = 0; i < static_cast<int>(InstClass::Count); ++i)
+    instructions[i] += o.instructions[i];
+  globalLoadRequests += o.globalLoadRequests;
+  globalLoadSectors += o.globalLoadSectors;
+  globalStoreRequests += o.globalStoreRequests;
+  globalStoreSectors += o.globalStoreSectors;
+  globalAtomicRequests += o.globalAtomicRequests;
+  globalBytesRequested += o.globalBytesRequested;
+  distinctSectors += o.distinctSectors;
+  dramReadBytes += o.dramReadBytes;
+  dramWriteBytes += o.dramWriteBytes;
+  sharedRequests += o.sharedRequests;
+  sharedWavefronts += o.sharedWavefronts;
+}
+
+std::string LaunchCounters::toJson(const std::string &kernel,
+                                   const uint32_t grid[3],
+                                   const uint32_t block[3]) const {
+  std::ostringstream os;
+  os << "{\"kernel\": \"" << kernel << "\", \"grid\": [" << grid[0] << ", "
+     << grid[1] << ", " << grid[2] << "], \"block\": [" << block[0] << ", "
+     << block[1] << ", " << block[2] << "], \"instructions\": {";
+  for (int i = 0; i < static_cast<int>(InstClass::Count); ++i)
+    os << (i ? ", " : "") << "\"" << instClassName(static_cast<InstClass>(i))
+       << "\": " << instructions[i];
+  os << "}, \"global_load_requests\": " << globalLoadRequests
+     << ", \"global_load_sectors\": " << globalLoadSectors
+     << ", \"global_store_requests\": " << globalStoreRequests
+     << ", \"global_store_sectors\": " << globalStoreSectors
+     << ", \"global_atomic_requests\": " << globalAtomicRequests
+     << ", \"global_bytes_requested\": " << globalBytesRequested
+     << ", \"distinct_sector_bytes\": " << distinctSectors * kSectorBytes
+     << ", \"dram_read_bytes\": " << dramReadBytes
+     << ", \"dram_write_bytes\": " << dramWriteBytes
+     << ", \"shared_requests\": " << sharedRequests
+     << ", \"shared_wavefronts\": " << sharedWavefronts << "}";
+  return os.str();
+}
+
+void LaunchProfile::addBlock(uint64_t blockIndex,
+                             std::vector<ThreadTrace> &threads,
+                             const Entry &entry) {
+  LaunchCounters c;
+  std::vector<uint64_t> &stream = blockSectors[blockIndex];
+  std::vector<LaneAccess> accesses;
+  for (size_t first = 0; first < threads.size(); first += kWarpSize) {
+    size_t last = std::min(first + kWarpSize, threads.size());
+    // A warp issues an instruction as often as its busiest lane runs it.
+    for (size_t pc = 0; pc < entry.code.size(); ++pc) {
+      uint32_t issued = 0;
+      for (size_t t = first; t < last; ++t)
+        issued = std::max(issued, threads[t].executions[pc]);
+      c.instructions[static_cast<int>(classify(entry.code[pc]))] += issued;
+    }
+    // The k-th execution of an access by each lane is one warp
+    // instruction; instructions in the order their first lane made them.
+    accesses.clear();
+    for (size_t t = first; t < last; ++t)
+      for (size_t i = 0; i < threads[t].accesses.size(); ++i)
+        accesses.push_back({&threads[t].accesses[i], uint32_t(i)});
+    auto sameInstruction = [](const LaneAccess &a, const LaneAccess &b) {
+      return a.access->pc == b.access->pc &&
+             a.access->instance == b.access->instance &&
+             a.access->kind == b.access->kind;
+    };
+    std::sort(accesses.begin(), accesses.end(),
+              [](const LaneAccess &a, const LaneAccess &b) {
+                const Access &x = *a.access, &y = *b.access;
+                if (x.pc != y.pc)
+                  return x.pc < y.pc;
+                if (x.instance != y.instance)
+                  return x.instance < y.instance;
+                if (x.kind != y.kind)
+                  return x.kind < y.kind;
+                return a.sequence < b.sequence;
+              });
+    std::vector<std::pair<uint32_t, std::vector<LaneAccess>>> groups;
+    for (size_t i = 0; i < accesses.size(); ++i) {
+      if (i == 0 || !sameInstruction(accesses[i - 1], accesses[i]))
+        groups.push_back({accesses[i].sequence, {}});
+      groups.back().first = std::min(groups.back().first, accesses[i].sequence);
+      groups.back().second.push_back(accesses[i]);
+    }
+    std::stable_sort(
+        groups.begin(), groups.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (const auto &group : groups)
+      countWarpAccess(group.second, c, stream);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  total.add(c);
+}
+
+LaunchCounters LaunchProfile::finish(uint64_t l2Bytes) {
+  LaunchCounters result = total;
+  std::vector<uint64_t> distinct;
+  L2Model l2(l2Bytes);
+  for (const std::vector<uint64_t> &stream : blockSectors)
+    for (uint64_t entry : stream) {
+      l2.access(entry >> 1, entry & 1);
+      distinct.push_back(entry >> 1);
+    }
+  l2.flush();
+  std::sort(distinct.begin(), distinct.end());
+  result.distinctSectors =
+      std::unique(distinct.begin(), distinct.end()) - distinct.begin();
+  result.dramReadBytes = l2.readBytes;
+  result.dramWriteBytes = l2.writtenBytes;
+  return result;
+}

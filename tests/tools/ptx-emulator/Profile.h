@@ -1,0 +1,115 @@
+//===- Profile.h - What a launch did to memory, counted per warp ----------===//
+//
+// The counters Nsight Compute reports for a kernel's memory behaviour,
+// computed from what the interpreter executed: global requests and the
+// 32-byte sectors each touches, shared-memory requests and their bank
+// conflicts, warp instructions by class, and the DRAM bytes an L2 cache
+// would let through. The interpreter does not run a warp in lockstep, so
+// a warp instruction is the k-th execution of one instruction by the
+// lanes of a warp (converged execution: lanes that skip it, as on a
+// divergent path, are simply not in it). See README.md, "Memory counters".
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_PTX_EMULATOR_PROFILE_H
+#define ACCY_PTX_EMULATOR_PROFILE_H
+
+#include "Program.h"
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ptxemu {
+
+/// Classes of warp instructions, as a performance model sees them.
+enum class InstClass : uint8_t {
+  Fma, // fma/mad on floats
+  Alu, // other arithmetic, logic, conversion, moves, compares
+  Sfu, // rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh
+  LoadStore,
+  Shuffle,
+  Barrier,
+  Control, // branches, exit
+  Count
+};
+const char *instClassName(InstClass c);
+InstClass classify(const Inst &I);
+
+/// One memory access of one thread.
+struct Access {
+  enum Kind : uint8_t {
+    GlobalLoad,
+    GlobalStore,
+    GlobalAtomic,
+    SharedLoad,
+    SharedStore,
+    SharedAtomic
+  };
+  uint32_t pc;
+  uint32_t instance; // the thread's how-manieth execution of pc
+  uint64_t address;  // global: the address; shared: the offset in the block's
+  uint32_t bytes;
+  Kind kind;
+};
+
+/// What one thread executed, when a launch is profiled.
+struct ThreadTrace {
+  std::vector<uint32_t> executions; // per pc
+  std::vector<Access> accesses;
+  void reset(size_t codeSize);
+};
+
+/// The counters of one launch. Requests and wavefronts are per warp
+/// instruction; sectors are 32 bytes.
+struct LaunchCounters {
+  uint64_t instructions[static_cast<int>(InstClass::Count)] = {};
+  uint64_t globalLoadRequests = 0, globalLoadSectors = 0;
+  uint64_t globalStoreRequests = 0, globalStoreSectors = 0;
+  uint64_t globalAtomicRequests = 0;
+  /// Bytes the lanes asked for (loads and stores).
+  uint64_t globalBytesRequested = 0;
+  /// Distinct sectors the launch read and wrote: the DRAM traffic of a
+  /// cache that never evicts.
+  uint64_t distinctSectors = 0;
+  /// Through the L2 model: sectors read from DRAM, sectors written back.
+  uint64_t dramReadBytes = 0, dramWriteBytes = 0;
+  uint64_t sharedRequests = 0, sharedWavefronts = 0;
+
+  void add(const LaunchCounters &other);
+  /// One line of JSON naming the kernel and its launch shape.
+  std::string toJson(const std::string &kernel, const uint32_t grid[3],
+                     const uint32_t block[3]) const;
+};
+
+/// Collects a launch's counters from the traces of its blocks, whatever
+/// threads ran them, and orders the blocks' global sectors by block index
+/// for the L2 model, so the result does not depend on the OS threads.
+class LaunchProfile {
+public:
+  explicit LaunchProfile(uint64_t numBlocks) : blockSectors(numBlocks) {}
+
+  /// Counts the warps of one block from its threads' traces (threads in
+  /// block order, 32 to a warp). Safe to call from several threads for
+  /// different blocks.
+  void addBlock(uint64_t blockIndex, std::vector<ThreadTrace> &threads,
+                const Entry &entry);
+
+  /// The launch's counters, the L2 model run over every block's sectors in
+  /// block order (a cold cache of `l2Bytes` at the start of the launch).
+  LaunchCounters finish(uint64_t l2Bytes);
+
+private:
+  std::mutex mutex;
+  LaunchCounters total; // guarded by mutex
+  /// Per block, in program order: sector index << 1 | is a write. Each
+  /// block writes only its own.
+  std::vector<std::vector<uint64_t>> blockSectors;
+};
+
+/// The L2 of an H100/H200 (50 MiB), the size the model assumes.
+inline constexpr uint64_t kH200L2Bytes = 50ull << 20;
+
+} // namespace ptxemu
+
+#endif

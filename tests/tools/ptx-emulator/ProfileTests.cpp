@@ -1,0 +1,233 @@
+//===- ProfileTests.cpp - The memory counters against known answers -------===//
+//
+// Kernels whose memory behaviour is known by construction, run through
+// runGrid with a LaunchProfile: a coalesced copy (four sectors a request,
+// every byte of every sector used, DRAM traffic = the data once), a
+// gather with a stride of 32 elements (32 sectors a request), a
+// shared-memory transpose with and without padding (32-way bank conflicts
+// on the column read, none with the padding), and a row read twice (the
+// second pass hits the L2 model, so DRAM reads it once).
+//
+//===----------------------------------------------------------------------===//
+#include <catch2/catch.hpp>
+
+#include "Profile.h"
+#include "Program.h"
+#include "Scheduler.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ptxemu;
+
+namespace {
+
+/// A device buffer of `count` f32, 256-byte aligned as cuMemAlloc's.
+struct Buffer {
+  explicit Buffer(size_t count)
+      : data(static_cast<float *>(std::aligned_alloc(256, count * 4 + 256))),
+        count(count) {
+    for (size_t i = 0; i < count; ++i)
+      data[i] = static_cast<float>(i);
+  }
+  ~Buffer() { std::free(data); }
+  float *data;
+  size_t count;
+};
+
+/// Runs entry `k` of `body` with one u64 parameter per buffer, `blocks`
+/// blocks of `threads` (x, y) threads, and returns its counters.
+LaunchCounters profile(const std::string &body,
+                       std::vector<const Buffer *> buffers, uint32_t blocks,
+                       uint32_t threadsX, uint32_t threadsY = 1) {
+  std::string error;
+  std::unique_ptr<Program> program = loadProgram(
+      (".version 8.0\n.target sm_90\n.address_size 64\n" + body).c_str(),
+      error);
+  INFO(error);
+  REQUIRE(program);
+  const Entry *entry = program->find("k");
+  REQUIRE(entry);
+  std::vector<uint8_t> params(8 * buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    uint64_t pointer = reinterpret_cast<uint64_t>(buffers[i]->data);
+    std::memcpy(params.data() + 8 * i, &pointer, 8);
+  }
+  LaunchConfig config;
+  config.grid[0] = blocks;
+  config.block[0] = threadsX;
+  config.block[1] = threadsY;
+  LaunchProfile launch(blocks);
+  REQUIRE(runGrid(*entry, config, params.data(), error, &launch));
+  return launch.finish(kH200L2Bytes);
+}
+
+/// out[i] = in[i * stride], i the global thread index.
+std::string strided(int stride) {
+  return R"(
+.visible .entry k(.param .u64 k_in, .param .u64 k_out)
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<2>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [k_in];
+  ld.param.u64 %rd2, [k_out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r4, %r1, %r2, %r3;
+  mul.lo.s32 %r5, %r4, )" +
+         std::to_string(stride) + R"(;
+  mul.wide.u32 %rd3, %r5, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  mul.wide.u32 %rd5, %r4, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.f32 [%rd6], %f1;
+  ret;
+}
+)";
+}
+
+/// A 32x32 tile through shared memory, transposed: row `ty` stored, then
+/// column `ty` read; rows of `pitch` words.
+std::string transpose(int pitch) {
+  return R"(
+.visible .entry k(.param .u64 k_in, .param .u64 k_out)
+{
+  .reg .b32 %r<12>;
+  .reg .f32 %f<2>;
+  .reg .b64 %rd<12>;
+  .shared .align 4 .b8 tile[)" +
+         std::to_string(32 * pitch * 4) + R"(];
+  ld.param.u64 %rd1, [k_in];
+  ld.param.u64 %rd2, [k_out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %tid.y;
+  shl.b32 %r3, %r2, 5;
+  add.s32 %r3, %r3, %r1;
+  mul.wide.u32 %rd3, %r3, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  mov.u64 %rd5, tile;
+  mul.lo.s32 %r4, %r2, )" +
+         std::to_string(pitch) + R"(;
+  add.s32 %r4, %r4, %r1;
+  mul.wide.u32 %rd6, %r4, 4;
+  add.s64 %rd7, %rd5, %rd6;
+  st.shared.f32 [%rd7], %f1;
+  bar.sync 0;
+  mul.lo.s32 %r5, %r1, )" +
+         std::to_string(pitch) + R"(;
+  add.s32 %r5, %r5, %r2;
+  mul.wide.u32 %rd8, %r5, 4;
+  add.s64 %rd9, %rd5, %rd8;
+  ld.shared.f32 %f1, [%rd9];
+  add.s64 %rd10, %rd2, %rd3;
+  st.global.f32 [%rd10], %f1;
+  ret;
+}
+)";
+}
+
+/// A block of 256 threads sums a row of 1024 f32 twice over (two passes of
+/// four strided loads each) and thread t stores its sum at out[t].
+const char *const kRowTwice = R"(
+.visible .entry k(.param .u64 k_in, .param .u64 k_out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [k_in];
+  ld.param.u64 %rd2, [k_out];
+  mov.u32 %r1, %tid.x;
+  mov.f32 %f1, 0f00000000;
+  mov.u32 %r2, 0;
+$L__loop:
+  and.b32 %r3, %r2, 3;
+  shl.b32 %r3, %r3, 8;
+  add.s32 %r3, %r3, %r1;
+  mul.wide.u32 %rd3, %r3, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f2, [%rd4];
+  add.f32 %f1, %f1, %f2;
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 8;
+  @%p1 bra $L__loop;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.f32 [%rd6], %f1;
+  ret;
+}
+)";
+
+} // namespace
+
+TEST_CASE("a coalesced copy moves its data once, four sectors a request",
+          "[profile]") {
+  Buffer in(1024), out(1024);
+  LaunchCounters c = profile(strided(1), {&in, &out}, 4, 256);
+  CHECK(out.data[1000] == 1000.0f);
+  // 4 blocks of 8 warps, one load and one store each.
+  CHECK(c.globalLoadRequests == 32);
+  CHECK(c.globalLoadSectors == 128);
+  CHECK(c.globalStoreRequests == 32);
+  CHECK(c.globalStoreSectors == 128);
+  // Every byte of every sector touched is used.
+  CHECK(c.globalBytesRequested == 8192);
+  CHECK(c.distinctSectors * 32 == 8192);
+  CHECK(c.dramReadBytes == 4096);
+  CHECK(c.dramWriteBytes == 4096);
+  CHECK(c.sharedRequests == 0);
+  CHECK(c.instructions[static_cast<int>(InstClass::LoadStore)] ==
+        32 * 4); // two parameter loads, one global load, one store a warp
+}
+
+TEST_CASE("a gather with a stride of 32 elements touches 32 sectors a "
+          "request",
+          "[profile]") {
+  Buffer in(32 * 32), out(32);
+  LaunchCounters c = profile(strided(32), {&in, &out}, 1, 32);
+  CHECK(out.data[5] == 160.0f);
+  CHECK(c.globalLoadRequests == 1);
+  CHECK(c.globalLoadSectors == 32);
+  CHECK(c.globalStoreSectors == 4);
+  // 128 bytes used of the 1,024 the load's sectors hold, plus the store's.
+  CHECK(c.globalBytesRequested == 256);
+  CHECK(c.dramReadBytes == 32 * 32);
+}
+
+TEST_CASE("a shared-memory transpose conflicts on every bank unless padded",
+          "[profile]") {
+  Buffer in(1024), out(1024);
+  LaunchCounters plain = profile(transpose(32), {&in, &out}, 1, 32, 32);
+  CHECK(out.data[1 * 32 + 2] == in.data[2 * 32 + 1]);
+  // 32 warps store a row each (one wavefront) and read a column each: 32
+  // words of one bank, 32 wavefronts.
+  CHECK(plain.sharedRequests == 64);
+  CHECK(plain.sharedWavefronts == 32 + 32 * 32);
+  CHECK(plain.instructions[static_cast<int>(InstClass::Barrier)] == 32);
+
+  Buffer paddedOut(1024);
+  LaunchCounters padded = profile(transpose(33), {&in, &paddedOut}, 1, 32, 32);
+  CHECK(paddedOut.data[1 * 32 + 2] == in.data[2 * 32 + 1]);
+  CHECK(padded.sharedRequests == 64);
+  CHECK(padded.sharedWavefronts == 64);
+}
+
+TEST_CASE("a row read twice comes from DRAM once", "[profile]") {
+  Buffer in(1024), out(256);
+  LaunchCounters c = profile(kRowTwice, {&in, &out}, 1, 256);
+  // Thread t sums in[t], in[t + 256], in[t + 512], in[t + 768] twice.
+  CHECK(out.data[3] == 2.0f * (3 + 259 + 515 + 771));
+  // 8 warps, 8 loads each, 4 sectors each: the row's 128 sectors twice.
+  CHECK(c.globalLoadRequests == 64);
+  CHECK(c.globalLoadSectors == 256);
+  CHECK(c.dramReadBytes == 4096);
+  CHECK(c.dramWriteBytes == 1024);
+  CHECK(c.distinctSectors * 32 == 4096 + 1024);
+}
