@@ -14,6 +14,7 @@
 
 #include "kernels.accy.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace bench;
@@ -24,13 +25,19 @@ namespace {
 using CheckFn = std::function<CheckResult(const std::vector<float> &got,
                                           const std::vector<float> &want)>;
 
-/// Rows x columns: the full size (64 Mi elements, 256 MiB in f32) or a
-/// small one with a row length that is not a multiple of any block size.
+/// Rows x columns: the full size (64 Mi elements, 256 MiB in f32), a
+/// small one with a row length that is not a multiple of any block size,
+/// or for the memory model rows of the full length, 4 MiB in f32.
 struct Rows {
   int64_t rows, columns;
 };
+constexpr int64_t kModelElements = int64_t(1) << 20;
 Rows rowShape(const Settings &settings, Rows full) {
-  return settings.small ? Rows{37, 300} : full;
+  if (settings.small)
+    return {37, 300};
+  if (settings.model)
+    return {std::max<int64_t>(1, kModelElements / full.columns), full.columns};
+  return full;
 }
 
 Measurement named(const char *kernel, const std::vector<int64_t> &shape) {
@@ -222,7 +229,9 @@ Measurement bench::crossEntropyCase(const Settings &settings) {
 }
 
 Measurement bench::elementwiseChainCase(const Settings &settings) {
-  int64_t n = settings.small ? 1001 : int64_t(1) << 26;
+  int64_t n = settings.small   ? 1001
+              : settings.model ? kModelElements
+                               : int64_t(1) << 26;
   Measurement m = named("elementwise", {n});
   Tensor<float> x({n}), y({n}), z({n});
   fillUniform(x.host(), -3, 3, settings.seed);

@@ -8,7 +8,9 @@ using namespace bench;
 
 void bench::measure(const CaseSpec &spec, const Settings &settings,
                     Measurement &m) {
-  m.error = timeLaunches(spec.launch, settings.timing, m.timing);
+  m.error = settings.model
+                ? countLaunches(spec.launch, m.traffic)
+                : timeLaunches(spec.launch, settings.timing, m.timing);
   if (!m.error.ok())
     return;
   std::vector<float> got, want;

@@ -3,6 +3,7 @@
 #define ACCY_BENCH_GPU_MEASUREMENT_H
 
 #include "Check.h"
+#include "MemoryModel.h"
 #include "Timing.h"
 
 #include "accy/Runtime.h"
@@ -20,6 +21,9 @@ class Cublas;
 struct Settings {
   /// Small shapes, for tests on the host or the stand-in driver.
   bool small = false;
+  /// The memory model: shapes of a few MiB a tensor (rows of their full
+  /// length), one call per case counted by the PTX emulator, no timing.
+  bool model = false;
   uint64_t seed = 1;
   TimingPlan timing;
   /// cuBLAS for the `@` cases; null when it is unavailable.
@@ -44,6 +48,8 @@ struct Measurement {
   std::string hostCoverage;
   /// Wall time of the host reference, to see where a run's time goes.
   double hostSeconds = 0;
+  /// --model: what the emulator counted for one call.
+  ModelledTraffic traffic;
 
   /// `@` only: cuBLAS on the same buffers, and the GPU result against it.
   bool cublasRan = false;

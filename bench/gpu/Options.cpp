@@ -13,7 +13,12 @@ const char *bench::usage() {
          "checks each against the host object on the same inputs.\n"
          "  --only=NAME[,NAME]  softmax, layer_norm, cross_entropy, cumsum,\n"
          "                      elementwise, matmul (default: all)\n"
-         "  --small             small shapes (for tests; figures mean nothing)\n"
+         "  --small             small shapes (for tests; figures mean "
+         "nothing)\n"
+         "  --model             on the PTX emulator: each memory-bound case\n"
+         "                      once at 4 MiB a tensor, DRAM bytes against\n"
+         "                      the bytes that must move (no timing)\n"
+         "  --json=FILE         with --model: the table as JSON\n"
          "  --allow-host        run on any device the runtime selects\n"
          "                      (ACCY_DEVICE), the host included\n"
          "  --cublas=auto|none|PATH  cuBLAS for the `@` comparison\n"
@@ -48,6 +53,10 @@ bool bench::parseOptions(int argc, char **argv, Options &out,
       out.help = true;
     } else if (arg == "--small") {
       out.small = true;
+    } else if (arg == "--model") {
+      out.model = true;
+    } else if (key == "--json" && !value.empty()) {
+      out.json = value;
     } else if (arg == "--allow-host") {
       out.allowHost = true;
     } else if (key == "--cublas" && !value.empty()) {
@@ -77,6 +86,10 @@ bool bench::parseOptions(int argc, char **argv, Options &out,
       error = "unknown or malformed argument '" + arg + "'";
       return false;
     }
+  }
+  if (!out.json.empty() && !out.model) {
+    error = "--json writes the memory model's table: it needs --model";
+    return false;
   }
   return true;
 }

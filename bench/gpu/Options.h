@@ -12,6 +12,10 @@ namespace bench {
 
 struct Options {
   bool small = false;
+  /// The memory model on the PTX emulator (MemoryModel.h).
+  bool model = false;
+  /// Where --model writes its table as JSON ("" = nowhere).
+  std::string json;
   /// Measure on whatever device the runtime selects, the host included
   /// (for tests); otherwise anything but a CUDA device is "no CUDA device".
   bool allowHost = false;

@@ -5,12 +5,15 @@
 #include "accy/Runtime.h"
 
 #include <cstdio>
+#include <fstream>
 
 using namespace bench;
 
 namespace {
 constexpr double kBandwidthTarget = 0.80; // elementwise and softmax
 constexpr double kCublasTarget = 0.50;    // `@` against cuBLAS
+/// An H200's HBM3e bandwidth (datasheet), for the model's time estimate.
+constexpr double kH200BytesPerSecond = 4.8e12;
 
 std::string checkText(const Measurement &m) {
   return "host (" + m.hostCoverage + "): " + m.hostCheck.summary();
@@ -60,6 +63,66 @@ void bench::printBandwidthTable(const std::vector<Measurement> &results,
   }
   std::printf("(bytes that must move: every input read once, every output "
               "written once; GB = 1e9 bytes)\n");
+}
+
+void bench::printModelTable(const std::vector<Measurement> &results) {
+  if (results.empty())
+    return;
+  std::printf("\n%-14s %-12s %8s %9s %9s %10s %8s %8s %9s %10s %7s %s\n",
+              "kernel", "shape", "launches", "ideal MB", "DRAM MB",
+              "DRAM/ideal", "L2/ideal", "sectors", "conflicts", "H200 us",
+              "% ideal", "check");
+  for (const Measurement &m : results) {
+    if (!m.error.ok()) {
+      std::printf("%-14s %-12s %s\n", m.kernel.c_str(), m.shape.c_str(),
+                  errorText(m.error).c_str());
+      continue;
+    }
+    const ModelledTraffic &t = m.traffic;
+    double dram = double(t.dramBytes());
+    std::printf("%-14s %-12s %8zu %9.2f %9.2f %9.2fx %7.2fx %7.1f%% %9.2f "
+                "%10.2f %6.1f%% %s\n",
+                m.kernel.c_str(), m.shape.c_str(), t.launches.size(),
+                m.bytes / 1e6, dram / 1e6, dram / m.bytes,
+                t.sectorBytes / m.bytes, t.sectorEfficiency() * 100,
+                t.bankConflictRate(), dram / kH200BytesPerSecond * 1e6,
+                m.bytes / dram * 100, checkText(m).c_str());
+  }
+  std::printf(
+      "(the PTX emulator's counters for one call: DRAM bytes through "
+      "a cold 50 MiB L2; L2: the bytes of the sectors every request touched "
+      "(a re-read row counts twice); sectors: bytes used of them; "
+      "conflicts: extra shared wavefronts per request; "
+      "H200 us: DRAM bytes at 4.8 TB/s, %% ideal: the bytes that "
+      "must move over DRAM bytes)\n");
+}
+
+bool bench::writeModelJson(const std::vector<Measurement> &results,
+                           const std::string &path) {
+  std::ofstream out(path);
+  out << "{\"kernels\": [";
+  bool first = true;
+  for (const Measurement &m : results) {
+    if (!m.error.ok())
+      continue;
+    const ModelledTraffic &t = m.traffic;
+    out << (first ? "" : ", ") << "{\"name\": \"" << m.kernel
+        << "\", \"shape\": \"" << m.shape
+        << "\", \"launches\": " << t.launches.size()
+        << ", \"ideal_bytes\": " << uint64_t(m.bytes)
+        << ", \"dram_bytes\": " << t.dramBytes()
+        << ", \"dram_read_bytes\": " << t.dramReadBytes
+        << ", \"dram_write_bytes\": " << t.dramWriteBytes
+        << ", \"l2_bytes\": " << t.sectorBytes
+        << ", \"sector_efficiency\": " << t.sectorEfficiency()
+        << ", \"bank_conflicts\": " << t.bankConflictRate()
+        << ", \"h200_us\": " << t.dramBytes() / kH200BytesPerSecond * 1e6
+        << ", \"check\": \"" << (m.passed() ? "ok" : "failed") << "\"}";
+    first = false;
+  }
+  out << "]}\n";
+  out.close();
+  return bool(out);
 }
 
 void bench::printMatmulTable(const std::vector<Measurement> &results) {

@@ -14,6 +14,12 @@ emulated_cuda_passes_the_checks
                             the driver on tests/tools/ptx-emulator's
                             libcuda.so.1, which interprets the PTX: every
                             kernel really runs, every check passes, exit 0
+memory_model_on_the_emulator
+                            bench/gpu/run --emulated: each memory-bound
+                            kernel once at 4 MiB a tensor on the emulator,
+                            its DRAM bytes, sectors and bank conflicts in a
+                            table and in --json, every check passing; the
+                            model refuses a device that counts nothing
 """
 import argparse
 import ctypes
@@ -151,6 +157,45 @@ def check_emulator_counters(path):
                f"{what}: requests are load/store instructions")
 
 
+def memory_model_on_the_emulator(args):
+    table = os.path.join(args.build, "memory-model.json")
+    if os.path.exists(table):
+        os.remove(table)
+    proc = run([args.run, "--emulated", "--no-build", "--build-dir",
+                args.build, "--accy-build", args.accy_build,
+                f"--json={table}"], {})
+    expect(proc.returncode == 0, "exit 0: every check passed")
+    expect("== on the PTX emulator" in proc.stdout, "the emulator was used")
+    expect("DRAM/ideal" in proc.stdout, "the model's table is printed")
+    with open(table) as f:
+        kernels = json.load(f)["kernels"]
+    expect([k["name"] for k in kernels] == CASES, "one entry per case")
+    for k in kernels:
+        what = k["name"]
+        expect(k["check"] == "ok", f"{what} matches the host")
+        expect(k["ideal_bytes"] >= 4 << 20, f"{what}: a few MiB at least")
+        expect(k["dram_bytes"] == k["dram_read_bytes"] + k["dram_write_bytes"],
+               f"{what}: DRAM bytes are reads and writes")
+        # Every input is read and every output written at least once, and
+        # the L2 serves what the kernel reads again.
+        expect(0.99 <= k["dram_bytes"] / k["ideal_bytes"] <= 1.10,
+               f"{what}: DRAM bytes near the bytes that must move")
+        expect(k["l2_bytes"] >= k["dram_read_bytes"],
+               f"{what}: the L2 sees at least what DRAM sends")
+        expect(0.9 <= k["sector_efficiency"] <= 1.0,
+               f"{what}: sectors mostly used")
+        expect(k["launches"] >= 1, f"{what}: launches counted")
+
+    driver = os.path.join(args.build, "accy-gpu-bench")
+    proc = run([driver, "--json=x.json"], {})
+    expect(proc.returncode == 2 and "it needs --model" in proc.stderr,
+           "--json without --model is a usage error")
+    proc = run([driver, "--model", "--small", "--allow-host",
+                "--only=softmax"], {"ACCY_DEVICE": "host"})
+    expect(proc.returncode == 3 and "the device counted nothing" in proc.stdout,
+           "the model on a device that counts nothing is an error")
+
+
 def cuda_driver_loads():
     try:
         ctypes.CDLL("libcuda.so.1")
@@ -179,13 +224,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=[
         "build_and_check_on_host", "fake_cuda_fails_the_checks",
-        "no_cuda_device", "emulated_cuda_passes_the_checks"])
+        "no_cuda_device", "emulated_cuda_passes_the_checks",
+        "memory_model_on_the_emulator"])
     parser.add_argument("--run", required=True)
     parser.add_argument("--prefix", required=True)
     parser.add_argument("--build", required=True)
     parser.add_argument("--fake-cuda", required=True)
     parser.add_argument("--emulated-cuda",
                         help="the directory of the PTX emulator's libcuda.so.1")
+    parser.add_argument("--accy-build", help="Accy's build tree")
     args = parser.parse_args()
     globals()[args.scenario](args)
 

@@ -1,0 +1,96 @@
+//===- MemoryModel.cpp - Reading the emulator's counters ------------------===//
+
+#include "MemoryModel.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+using namespace bench;
+
+namespace {
+
+/// The number after `"key": ` in a line the emulator wrote (its format is
+/// flat numbers and one nested object, so a search is enough), or -1.
+double field(const std::string &line, const std::string &key) {
+  size_t at = line.find("\"" + key + "\": ");
+  if (at == std::string::npos)
+    return -1;
+  return std::strtod(line.c_str() + at + key.size() + 4, nullptr);
+}
+
+std::string stringField(const std::string &line, const std::string &key) {
+  size_t at = line.find("\"" + key + "\": \"");
+  if (at == std::string::npos)
+    return "";
+  size_t begin = at + key.size() + 5;
+  return line.substr(begin, line.find('"', begin) - begin);
+}
+
+accy::Status modelError(const std::string &message) {
+  return accy::Status(accy::ErrorCode::DriverError, "model: " + message);
+}
+
+} // namespace
+
+double ModelledTraffic::sectorEfficiency() const {
+  return sectorBytes ? double(bytesRequested) / double(sectorBytes) : 1.0;
+}
+
+double ModelledTraffic::bankConflictRate() const {
+  return sharedRequests
+             ? double(sharedWavefronts - sharedRequests) / sharedRequests
+             : 0.0;
+}
+
+accy::Status bench::countLaunches(const std::function<accy::Status()> &launch,
+                                  ModelledTraffic &out) {
+  const char *tmp = std::getenv("TMPDIR");
+  std::string path =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/accy-gpu-bench-XXXXXX";
+  int fd = mkstemp(path.data());
+  if (fd < 0)
+    return modelError("cannot create a file for the counters in " +
+                      path.substr(0, path.rfind('/')));
+  close(fd);
+  setenv("ACCY_PTX_EMULATOR_PROFILE", path.c_str(), /*overwrite=*/1);
+  accy::Status status = launch();
+  if (status.ok())
+    status = accy::Runtime::instance().synchronize();
+  unsetenv("ACCY_PTX_EMULATOR_PROFILE");
+  std::ifstream in(path);
+  std::string line;
+  out = ModelledTraffic();
+  while (status.ok() && std::getline(in, line)) {
+    double read = field(line, "dram_read_bytes");
+    double written = field(line, "dram_write_bytes");
+    double loads = field(line, "global_load_sectors");
+    double stores = field(line, "global_store_sectors");
+    double requested = field(line, "global_bytes_requested");
+    double shared = field(line, "shared_requests");
+    double wavefronts = field(line, "shared_wavefronts");
+    std::string kernel = stringField(line, "kernel");
+    if (read < 0 || written < 0 || loads < 0 || stores < 0 || requested < 0 ||
+        shared < 0 || wavefronts < 0 || kernel.empty()) {
+      status = modelError("a line of " + path +
+                          " is not the emulator's: " + line.substr(0, 80));
+      break;
+    }
+    out.launches.push_back(kernel);
+    out.dramReadBytes += uint64_t(read);
+    out.dramWriteBytes += uint64_t(written);
+    out.sectorBytes += 32 * uint64_t(loads + stores);
+    out.bytesRequested += uint64_t(requested);
+    out.sharedRequests += uint64_t(shared);
+    out.sharedWavefronts += uint64_t(wavefronts);
+  }
+  in.close();
+  std::remove(path.c_str());
+  if (status.ok() && out.launches.empty())
+    status = modelError("the device counted nothing: --model needs the PTX "
+                        "emulator (ACCY_DEVICE=cuda, its libcuda.so.1 first "
+                        "on LD_LIBRARY_PATH; bench/gpu/run --emulated)");
+  out.counted = status.ok();
+  return status;
+}

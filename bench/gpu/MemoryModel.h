@@ -1,0 +1,50 @@
+//===- MemoryModel.h - A kernel call's memory traffic on the PTX emulator -===//
+//
+// With --model the driver runs each case once on tests/tools/ptx-emulator's
+// libcuda.so.1 with ACCY_PTX_EMULATOR_PROFILE pointing at a file of its
+// own, and reads back what the emulator counted for every launch of that
+// call: DRAM bytes through its L2 model, sectors, bank conflicts. Set
+// beside the bytes the call must move, that says how far a kernel is from
+// reading its inputs once and writing its outputs once, without a GPU.
+// See the emulator's README ("Memory counters") for what is modelled.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_BENCH_GPU_MEMORYMODEL_H
+#define ACCY_BENCH_GPU_MEMORYMODEL_H
+
+#include "accy/Runtime.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// The emulator's counters summed over every launch of one kernel call.
+struct ModelledTraffic {
+  bool counted = false;
+  /// The kernels launched, in order (a name once per launch).
+  std::vector<std::string> launches;
+  uint64_t dramReadBytes = 0, dramWriteBytes = 0;
+  uint64_t sectorBytes = 0;    // 32 x the sectors of every global request
+  uint64_t bytesRequested = 0; // what the lanes asked for
+  uint64_t sharedRequests = 0, sharedWavefronts = 0;
+
+  uint64_t dramBytes() const { return dramReadBytes + dramWriteBytes; }
+  /// Bytes used of the bytes in the sectors touched (1 when none).
+  double sectorEfficiency() const;
+  /// Extra shared-memory wavefronts per request (0 without shared memory).
+  double bankConflictRate() const;
+};
+
+/// Runs `launch` once with the emulator counting into a file of this
+/// process's, and sums what it wrote. An error when the launch fails or
+/// nothing was counted (not the emulator: ACCY_DEVICE=cuda with its
+/// libcuda.so.1 first on LD_LIBRARY_PATH).
+accy::Status countLaunches(const std::function<accy::Status()> &launch,
+                           ModelledTraffic &out);
+
+} // namespace bench
+
+#endif
