@@ -11,6 +11,7 @@
 #include "Cases.h"
 #include "Cublas.h"
 #include "HostCall.h"
+#include "Occupancy.h"
 #include "Options.h"
 #include "PeakBandwidth.h"
 #include "Report.h"
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 
 using namespace bench;
@@ -82,6 +84,27 @@ std::unique_ptr<Cublas> loadCublas(const Options &options, std::string &note) {
               cublas ? cublas->description().c_str()
                      : ("unavailable (" + note + ")").c_str());
   return cublas;
+}
+
+/// --model: registers a thread of each kernel from ptxas when it and the
+/// PTX are at hand (said which), else none (the PTX's declarations).
+std::map<std::string, int> ptxasRegisterCounts(const Options &options) {
+  std::map<std::string, int> registers;
+  std::string ptxas = findPtxas(options.ptxas);
+  if (ptxas.empty() || options.ptx.empty()) {
+    std::printf("occupancy: registers as the PTX declares them (%s), an "
+                "upper bound\n",
+                ptxas.empty() ? "no ptxas" : "no --ptx");
+    return registers;
+  }
+  if (accy::Status s = ptxasRegisters(ptxas, options.ptx, "sm_90", registers);
+      !s.ok()) {
+    std::printf("occupancy: registers as the PTX declares them (%s)\n",
+                s.message().c_str());
+    return {};
+  }
+  std::printf("occupancy: registers from %s -arch=sm_90 -v\n", ptxas.c_str());
+  return registers;
 }
 } // namespace
 
@@ -152,9 +175,13 @@ int main(int argc, char **argv) {
   if (wanted("matmul") && !options.model)
     matmul = timed("matmul", [&] { return matmulCases(settings); });
 
-  if (options.model)
+  if (options.model) {
+    std::map<std::string, int> registers = ptxasRegisterCounts(options);
+    for (Measurement &m : bandwidth)
+      if (m.error.ok())
+        estimateOccupancy(m.traffic, registers);
     printModelTable(bandwidth);
-  else
+  } else
     printBandwidthTable(bandwidth, peak);
   if (!options.json.empty() && !writeModelJson(bandwidth, options.json)) {
     std::printf("cannot write %s\n", options.json.c_str());

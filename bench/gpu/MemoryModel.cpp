@@ -1,7 +1,9 @@
 //===- MemoryModel.cpp - Reading the emulator's counters ------------------===//
 
 #include "MemoryModel.h"
+#include "Occupancy.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -28,6 +30,23 @@ std::string stringField(const std::string &line, const std::string &key) {
   return line.substr(begin, line.find('"', begin) - begin);
 }
 
+/// The threads of `"block": [x, y, z]`, or -1.
+int blockThreads(const std::string &line) {
+  size_t at = line.find("\"block\": [");
+  if (at == std::string::npos)
+    return -1;
+  const char *p = line.c_str() + at + 10;
+  long threads = 1;
+  for (int i = 0; i < 3; ++i) {
+    char *end = nullptr;
+    threads *= std::strtol(p, &end, 10);
+    if (end == p)
+      return -1;
+    p = end + 1; // past the comma or bracket
+  }
+  return int(threads);
+}
+
 accy::Status modelError(const std::string &message) {
   return accy::Status(accy::ErrorCode::DriverError, "model: " + message);
 }
@@ -42,6 +61,25 @@ double ModelledTraffic::bankConflictRate() const {
   return sharedRequests
              ? double(sharedWavefronts - sharedRequests) / sharedRequests
              : 0.0;
+}
+
+void bench::estimateOccupancy(ModelledTraffic &t,
+                              const std::map<std::string, int> &ptxas) {
+  bool declared = false;
+  for (const ModelledLaunch &launch : t.launches) {
+    auto found = ptxas.find(launch.kernel);
+    declared |= found == ptxas.end();
+    // NVVM declares virtual registers, often more than the 255 a thread
+    // may have; ptxas would allocate at most that many (spilling the
+    // rest), so the declared count gives a lower bound on occupancy.
+    int registers = found != ptxas.end() ? found->second
+                                         : std::min(launch.ptxRegisters, 255);
+    double occupancy =
+        sm90Occupancy(launch.threads, registers, launch.sharedBytes);
+    if (t.occupancy < 0 || occupancy < t.occupancy)
+      t.occupancy = occupancy;
+  }
+  t.occupancySource = declared ? "at least, PTX" : "ptxas";
 }
 
 accy::Status bench::countLaunches(const std::function<accy::Status()> &launch,
@@ -70,14 +108,18 @@ accy::Status bench::countLaunches(const std::function<accy::Status()> &launch,
     double requested = field(line, "global_bytes_requested");
     double shared = field(line, "shared_requests");
     double wavefronts = field(line, "shared_wavefronts");
-    std::string kernel = stringField(line, "kernel");
+    ModelledLaunch launch{stringField(line, "kernel"), blockThreads(line),
+                          int(field(line, "ptx_registers")),
+                          int(field(line, "shared_bytes"))};
     if (read < 0 || written < 0 || loads < 0 || stores < 0 || requested < 0 ||
-        shared < 0 || wavefronts < 0 || kernel.empty()) {
+        shared < 0 || wavefronts < 0 || launch.kernel.empty() ||
+        launch.threads <= 0 || launch.ptxRegisters < 0 ||
+        launch.sharedBytes < 0) {
       status = modelError("a line of " + path +
                           " is not the emulator's: " + line.substr(0, 80));
       break;
     }
-    out.launches.push_back(kernel);
+    out.launches.push_back(launch);
     out.dramReadBytes += uint64_t(read);
     out.dramWriteBytes += uint64_t(written);
     out.sectorBytes += 32 * uint64_t(loads + stores);

@@ -16,16 +16,31 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace bench {
 
+/// One launch of a call, as the emulator saw it.
+struct ModelledLaunch {
+  std::string kernel;
+  int threads = 0;
+  /// What the PTX declares (Occupancy.h says why that is an upper bound).
+  int ptxRegisters = 0;
+  int sharedBytes = 0;
+};
+
 /// The emulator's counters summed over every launch of one kernel call.
 struct ModelledTraffic {
   bool counted = false;
-  /// The kernels launched, in order (a name once per launch).
-  std::vector<std::string> launches;
+  /// The launches, in order.
+  std::vector<ModelledLaunch> launches;
+  /// The lowest sm_90 occupancy of the launches, and where their register
+  /// counts came from ("ptxas", or "at least, PTX": the PTX's declared
+  /// registers, a lower bound); -1 before it is estimated.
+  double occupancy = -1;
+  std::string occupancySource;
   uint64_t dramReadBytes = 0, dramWriteBytes = 0;
   uint64_t sectorBytes = 0;    // 32 x the sectors of every global request
   uint64_t bytesRequested = 0; // what the lanes asked for
@@ -37,6 +52,11 @@ struct ModelledTraffic {
   /// Extra shared-memory wavefronts per request (0 without shared memory).
   double bankConflictRate() const;
 };
+
+/// Fills `t.occupancy`: registers from `ptxas` (entry name to registers)
+/// where it has the kernel, else the PTX's declarations.
+void estimateOccupancy(ModelledTraffic &t,
+                       const std::map<std::string, int> &ptxas);
 
 /// Runs `launch` once with the emulator counting into a file of this
 /// process's, and sums what it wrote. An error when the launch fails or

@@ -19,6 +19,10 @@ const char *bench::usage() {
          "                      once at 4 MiB a tensor, DRAM bytes against\n"
          "                      the bytes that must move (no timing)\n"
          "  --json=FILE         with --model: the table as JSON\n"
+         "  --ptx=FILE          with --model: the kernels' PTX, whose\n"
+         "                      `ptxas -v` registers give the occupancy\n"
+         "  --ptxas=auto|none|PATH  the ptxas for --ptx (auto: PATH,\n"
+         "                      $CUDA_HOME/bin, /usr/local/cuda/bin)\n"
          "  --allow-host        run on any device the runtime selects\n"
          "                      (ACCY_DEVICE), the host included\n"
          "  --cublas=auto|none|PATH  cuBLAS for the `@` comparison\n"
@@ -57,6 +61,10 @@ bool bench::parseOptions(int argc, char **argv, Options &out,
       out.model = true;
     } else if (key == "--json" && !value.empty()) {
       out.json = value;
+    } else if (key == "--ptx" && !value.empty()) {
+      out.ptx = value;
+    } else if (key == "--ptxas" && !value.empty()) {
+      out.ptxas = value;
     } else if (arg == "--allow-host") {
       out.allowHost = true;
     } else if (key == "--cublas" && !value.empty()) {

@@ -16,6 +16,10 @@ struct Options {
   bool model = false;
   /// Where --model writes its table as JSON ("" = nowhere).
   std::string json;
+  /// --model: the kernels' PTX, for ptxas's register counts, and the
+  /// ptxas to run ("auto", "none" or a path; Occupancy.h).
+  std::string ptx;
+  std::string ptxas = "auto";
   /// Measure on whatever device the runtime selects, the host included
   /// (for tests); otherwise anything but a CUDA device is "no CUDA device".
   bool allowHost = false;

@@ -68,10 +68,11 @@ void bench::printBandwidthTable(const std::vector<Measurement> &results,
 void bench::printModelTable(const std::vector<Measurement> &results) {
   if (results.empty())
     return;
-  std::printf("\n%-14s %-12s %8s %9s %9s %10s %8s %8s %9s %10s %7s %s\n",
+  std::printf("\n%-14s %-12s %8s %9s %9s %10s %8s %8s %9s %-15s %10s %7s "
+              "%s\n",
               "kernel", "shape", "launches", "ideal MB", "DRAM MB",
-              "DRAM/ideal", "L2/ideal", "sectors", "conflicts", "H200 us",
-              "% ideal", "check");
+              "DRAM/ideal", "L2/ideal", "sectors", "conflicts", "occupancy",
+              "H200 us", "% ideal", "check");
   for (const Measurement &m : results) {
     if (!m.error.ok()) {
       std::printf("%-14s %-12s %s\n", m.kernel.c_str(), m.shape.c_str(),
@@ -80,19 +81,24 @@ void bench::printModelTable(const std::vector<Measurement> &results) {
     }
     const ModelledTraffic &t = m.traffic;
     double dram = double(t.dramBytes());
+    char occupancy[32];
+    std::snprintf(occupancy, sizeof occupancy, "%.0f%% %s", t.occupancy * 100,
+                  t.occupancySource.c_str());
     std::printf("%-14s %-12s %8zu %9.2f %9.2f %9.2fx %7.2fx %7.1f%% %9.2f "
-                "%10.2f %6.1f%% %s\n",
+                "%-15s %10.2f %6.1f%% %s\n",
                 m.kernel.c_str(), m.shape.c_str(), t.launches.size(),
                 m.bytes / 1e6, dram / 1e6, dram / m.bytes,
                 t.sectorBytes / m.bytes, t.sectorEfficiency() * 100,
-                t.bankConflictRate(), dram / kH200BytesPerSecond * 1e6,
-                m.bytes / dram * 100, checkText(m).c_str());
+                t.bankConflictRate(), occupancy,
+                dram / kH200BytesPerSecond * 1e6, m.bytes / dram * 100,
+                checkText(m).c_str());
   }
   std::printf(
       "(the PTX emulator's counters for one call: DRAM bytes through "
       "a cold 50 MiB L2; L2: the bytes of the sectors every request touched "
       "(a re-read row counts twice); sectors: bytes used of them; "
-      "conflicts: extra shared wavefronts per request; "
+      "conflicts: extra shared wavefronts per request; occupancy: "
+      "the lowest of the launches on sm_90; "
       "H200 us: DRAM bytes at 4.8 TB/s, %% ideal: the bytes that "
       "must move over DRAM bytes)\n");
 }
@@ -116,6 +122,8 @@ bool bench::writeModelJson(const std::vector<Measurement> &results,
         << ", \"l2_bytes\": " << t.sectorBytes
         << ", \"sector_efficiency\": " << t.sectorEfficiency()
         << ", \"bank_conflicts\": " << t.bankConflictRate()
+        << ", \"occupancy\": " << t.occupancy << ", \"occupancy_registers\": \""
+        << t.occupancySource << "\""
         << ", \"h200_us\": " << t.dramBytes() / kH200BytesPerSecond * 1e6
         << ", \"check\": \"" << (m.passed() ? "ok" : "failed") << "\"}";
     first = false;

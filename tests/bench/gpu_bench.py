@@ -25,6 +25,7 @@ import argparse
 import ctypes
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -185,6 +186,13 @@ def memory_model_on_the_emulator(args):
         expect(0.9 <= k["sector_efficiency"] <= 1.0,
                f"{what}: sectors mostly used")
         expect(k["launches"] >= 1, f"{what}: launches counted")
+        # Resident warps of 64: a multiple of 1/64, and some.
+        expect(0 < k["occupancy"] <= 1 and
+               abs(k["occupancy"] * 64 - round(k["occupancy"] * 64)) < 1e-9,
+               f"{what}: an occupancy in warps of 64")
+        expect(k["occupancy_registers"] ==
+               ("ptxas" if ptxas_at_hand() else "at least, PTX"),
+               f"{what}: registers from ptxas where it is installed")
 
     driver = os.path.join(args.build, "accy-gpu-bench")
     proc = run([driver, "--json=x.json"], {})
@@ -194,6 +202,13 @@ def memory_model_on_the_emulator(args):
                 "--only=softmax"], {"ACCY_DEVICE": "host"})
     expect(proc.returncode == 3 and "the device counted nothing" in proc.stdout,
            "the model on a device that counts nothing is an error")
+
+
+def ptxas_at_hand():
+    return bool(shutil.which("ptxas") or
+                os.access(os.path.join(os.environ.get("CUDA_HOME", "/none"),
+                                       "bin", "ptxas"), os.X_OK) or
+                os.access("/usr/local/cuda/bin/ptxas", os.X_OK))
 
 
 def cuda_driver_loads():

@@ -217,9 +217,9 @@ API int cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
     return kLaunchFailed;
   }
   if (profile &&
-      !appendProfile(profilePath,
-                     profile->finish(kH200L2Bytes)
-                         .toJson(entry.name, config.grid, config.block)))
+      !appendProfile(profilePath, profile->finish(kH200L2Bytes)
+                                      .toJson(entry, config.grid, config.block,
+                                              config.dynamicShared)))
     return kLaunchFailed;
   return kSuccess;
 }

@@ -178,6 +178,8 @@ public:
       Type t = parseType(r.type);
       if (t == Type::None)
         return fail(r.line, "unsupported register type ." + r.type);
+      uint32_t words = t == Type::Pred ? 0 : (bitWidth(t) + 31) / 32;
+      entry.declaredRegisters += words * uint32_t(r.count < 0 ? 1 : r.count);
       if (r.count < 0) {
         regs[r.name] = slot++;
       } else {

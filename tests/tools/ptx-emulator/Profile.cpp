@@ -226,13 +226,16 @@ void LaunchCounters::add(const LaunchCounters &o) {
   sharedWavefronts += o.sharedWavefronts;
 }
 
-std::string LaunchCounters::toJson(const std::string &kernel,
-                                   const uint32_t grid[3],
-                                   const uint32_t block[3]) const {
+std::string LaunchCounters::toJson(const Entry &entry, const uint32_t grid[3],
+                                   const uint32_t block[3],
+                                   uint32_t dynamicShared) const {
   std::ostringstream os;
-  os << "{\"kernel\": \"" << kernel << "\", \"grid\": [" << grid[0] << ", "
+  os << "{\"kernel\": \"" << entry.name << "\", \"grid\": [" << grid[0] << ", "
      << grid[1] << ", " << grid[2] << "], \"block\": [" << block[0] << ", "
-     << block[1] << ", " << block[2] << "], \"instructions\": {";
+     << block[1] << ", " << block[2]
+     << "], \"ptx_registers\": " << entry.declaredRegisters
+     << ", \"shared_bytes\": " << entry.staticShared + dynamicShared
+     << ", \"instructions\": {";
   for (int i = 0; i < static_cast<int>(InstClass::Count); ++i)
     os << (i ? ", " : "") << "\"" << instClassName(static_cast<InstClass>(i))
        << "\": " << instructions[i];

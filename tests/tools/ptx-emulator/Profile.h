@@ -77,9 +77,10 @@ struct LaunchCounters {
   uint64_t sharedRequests = 0, sharedWavefronts = 0;
 
   void add(const LaunchCounters &other);
-  /// One line of JSON naming the kernel and its launch shape.
-  std::string toJson(const std::string &kernel, const uint32_t grid[3],
-                     const uint32_t block[3]) const;
+  /// One line of JSON naming the kernel, its launch shape and what the
+  /// PTX declares of its resources (registers, static shared memory).
+  std::string toJson(const Entry &entry, const uint32_t grid[3],
+                     const uint32_t block[3], uint32_t dynamicShared) const;
 };
 
 /// Collects a launch's counters from the traces of its blocks, whatever

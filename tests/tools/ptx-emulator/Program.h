@@ -100,6 +100,10 @@ struct Entry {
   std::vector<uint64_t> constants;
   uint32_t staticShared = 0;       // bytes, module-level and local .shared
   uint32_t localBytes = 0;         // per thread
+  /// 32-bit registers the PTX declares (a 64-bit one counts twice, a
+  /// predicate not at all): NVVM's virtual registers, an upper bound far
+  /// above what ptxas allocates.
+  uint32_t declaredRegisters = 0;
   uint32_t maxThreads[3] = {0, 0, 0}; // .maxntid/.reqntid, 0 when absent
 };
 
