@@ -93,14 +93,14 @@ void bench::printModelTable(const std::vector<Measurement> &results) {
                 dram / kH200BytesPerSecond * 1e6, m.bytes / dram * 100,
                 checkText(m).c_str());
   }
-  std::printf(
-      "(the PTX emulator's counters for one call: DRAM bytes through "
-      "a cold 50 MiB L2; L2: the bytes of the sectors every request touched "
-      "(a re-read row counts twice); sectors: bytes used of them; "
-      "conflicts: extra shared wavefronts per request; occupancy: "
-      "the lowest of the launches on sm_90; "
-      "H200 us: DRAM bytes at 4.8 TB/s, %% ideal: the bytes that "
-      "must move over DRAM bytes)\n");
+  std::printf("(the PTX emulator's counters for one call: DRAM bytes through "
+              "its 50 MiB L2, cold when the call starts; L2: the bytes of the "
+              "sectors every request touched "
+              "(a re-read row counts twice); sectors: bytes used of them; "
+              "conflicts: extra shared wavefronts per request; occupancy: "
+              "the lowest of the launches on sm_90; "
+              "H200 us: DRAM bytes at 4.8 TB/s, %% ideal: the bytes that "
+              "must move over DRAM bytes)\n");
 }
 
 bool bench::writeModelJson(const std::vector<Measurement> &results,

@@ -150,7 +150,7 @@ def check_emulator_counters(path):
                f"{what}: distinct sectors are among those touched")
         expect(launch["dram_read_bytes"] + launch["dram_write_bytes"] <=
                2 * launch["distinct_sector_bytes"],
-               f"{what}: a cold L2 of 50 MiB moves each sector at most "
+               f"{what}: an L2 of 50 MiB moves each sector at most "
                "once each way")
         expect(launch["shared_wavefronts"] >= launch["shared_requests"],
                f"{what}: a shared request takes at least one wavefront")

@@ -13,8 +13,15 @@
 // type (NaN only where the host has NaN). Integer inputs are in [0, 2] and
 // every symbolic size is at least 3, so gathers index in bounds.
 //
+// With --model, each kernel runs once on the device at sizes of a few MiB
+// instead (every symbolic dimension 4096, halved from the largest until
+// the dimensions' product is at most 2^22), not compared, and a `model:`
+// line gives the bytes it must move (every parameter once) for
+// model_report.py, which reads what the emulator counted
+// (ACCY_PTX_EMULATOR_PROFILE).
+//
 // usage: accy-gpu-emulation-... [--module NAME] [--kernel NAME]
-//        [--row-lengths]
+//        [--row-lengths | --model]
 // exit: 0 every output matches, 1 a mismatch or a failed launch.
 //
 //===----------------------------------------------------------------------===//
@@ -181,19 +188,23 @@ constexpr int kConfigs = sizeof(kSizes) / sizeof(kSizes[0]);
 /// The configurations run without --row-lengths: tiny and larger.
 constexpr int kDefaultConfigs = 2;
 
+/// The configuration of --model.
+constexpr int kModelConfig = -1;
+
 /// Size of every symbolic dimension in configuration `config`, capped so
 /// that the emulator stays fast.
 std::vector<int64_t> pickSizes(const Kernel &k, int config) {
   std::vector<int64_t> v(k.numDimNames);
   for (int32_t i = 0; i < k.numDimNames; ++i)
-    v[i] = kSizes[config][i % 8];
+    v[i] = config == kModelConfig ? 4096 : kSizes[config][i % 8];
+  double limit = config == kModelConfig ? double(1 << 22) : 1.5e6;
   auto work = [&] {
     double product = 1;
     for (int64_t x : v)
       product *= static_cast<double>(x);
     return product;
   };
-  while (work() > 1.5e6) {
+  while (work() > limit) {
     auto largest = std::max_element(v.begin(), v.end());
     *largest = std::max<int64_t>(3, *largest / 2);
   }
@@ -279,7 +290,12 @@ bool compareKernel(const Kernel &k, int config) {
     std::printf("%s: ERROR: not compiled for the host\n", label.c_str());
     return false;
   }
-  k.host(pointers.data());
+  // The model's sizes count the device's traffic; the other sizes check
+  // the numerics (a serial f32 sum of millions of elements drifts from
+  // the device's tree by more than any tolerance would tell).
+  bool compare = config != kModelConfig;
+  if (compare)
+    k.host(pointers.data());
 
   // The runtime's device (the emulator).
   accy::Runtime &rt = accy::Runtime::instance();
@@ -313,7 +329,7 @@ bool compareKernel(const Kernel &k, int config) {
 
   bool ok = true;
   double worst = 0; // largest error as a fraction of the tolerance
-  for (int32_t i = 0; i < k.numParams; ++i) {
+  for (int32_t i = 0; compare && i < k.numParams; ++i) {
     if (!k.params[i].output)
       continue;
     const Tensor &e = host.tensors[i], &a = device.tensors[i];
@@ -358,8 +374,14 @@ bool compareKernel(const Kernel &k, int config) {
       ok = false;
     }
   }
-  if (ok)
+  if (ok && compare)
     std::printf("%s: ok (largest error %.2f of the tolerance)\n", label.c_str(), worst);
+  if (config == kModelConfig) {
+    size_t ideal = 0;
+    for (const Tensor &t : device.tensors)
+      ideal += t.bytes();
+    std::printf("model: %s ideal_bytes=%zu %s\n", k.name, ideal, label.c_str());
+  }
   return ok;
 }
 
@@ -368,6 +390,7 @@ bool compareKernel(const Kernel &k, int config) {
 int main(int argc, char **argv) {
   std::string onlyModule, onlyKernel;
   int configs = kDefaultConfigs;
+  bool model = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--module" && i + 1 < argc)
@@ -376,9 +399,12 @@ int main(int argc, char **argv) {
       onlyKernel = argv[++i];
     else if (arg == "--row-lengths")
       configs = kConfigs;
+    else if (arg == "--model")
+      model = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--module NAME] [--kernel NAME] [--row-lengths]\n",
+                   "usage: %s [--module NAME] [--kernel NAME] "
+                   "[--row-lengths | --model]\n",
                    argv[0]);
       return 2;
     }
@@ -400,7 +426,8 @@ int main(int argc, char **argv) {
       const Kernel &k = *m->kernels[i];
       if (!onlyKernel.empty() && onlyKernel != k.name)
         continue;
-      for (int config = 0; config < configs; ++config) {
+      for (int config = model ? kModelConfig : 0;
+           config < (model ? kModelConfig + 1 : configs); ++config) {
         ++runs;
         if (!compareKernel(k, config))
           ++failures;
@@ -411,7 +438,12 @@ int main(int argc, char **argv) {
     std::printf("ERROR: no kernel matched\n");
     return 1;
   }
-  std::printf("%s: %d of %d kernel run(s) differ from the host\n",
-              failures ? "FAIL" : "PASS", failures, runs);
+  if (model)
+    std::printf("%s: %d kernel run(s) counted on the device (not compared), "
+                "%d failed\n",
+                failures ? "FAIL" : "MODEL", runs, failures);
+  else
+    std::printf("%s: %d of %d kernel run(s) differ from the host\n",
+                failures ? "FAIL" : "PASS", failures, runs);
   return failures ? 1 : 0;
 }

@@ -47,6 +47,24 @@ void report(const char *what, const std::string &message) {
   std::fprintf(stderr, "ptx-emulator: %s: %s\n", what, message.c_str());
 }
 
+/// The device's L2 model, shared by the launches of the process: warm from
+/// one launch to the next, emptied by every allocation, free and copy, so
+/// a kernel call starts cold (its inputs were just copied from the host)
+/// and its launches share what they leave there, as on a GPU.
+struct DeviceL2 {
+  std::mutex mutex;
+  L2Model model{kH200L2Bytes};
+};
+DeviceL2 &deviceL2() {
+  static DeviceL2 l2;
+  return l2;
+}
+void forgetL2() {
+  DeviceL2 &l2 = deviceL2();
+  std::lock_guard<std::mutex> lock(l2.mutex);
+  l2.model.clear();
+}
+
 /// Appends one launch's counters as a line of JSON to `path`
 /// (ACCY_PTX_EMULATOR_PROFILE); a file that cannot be written fails the
 /// launch rather than losing the figures.
@@ -216,10 +234,15 @@ API int cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
     report("cuLaunchKernel", error + " (CUDA_ERROR_LAUNCH_FAILED)");
     return kLaunchFailed;
   }
-  if (profile &&
-      !appendProfile(profilePath, profile->finish(kH200L2Bytes)
-                                      .toJson(entry, config.grid, config.block,
-                                              config.dynamicShared)))
+  if (!profile)
+    return kSuccess;
+  DeviceL2 &l2 = deviceL2();
+  std::unique_lock<std::mutex> lock(l2.mutex);
+  LaunchCounters counters = profile->finish(l2.model);
+  lock.unlock();
+  if (!appendProfile(profilePath,
+                     counters.toJson(entry, config.grid, config.block,
+                                     config.dynamicShared)))
     return kLaunchFailed;
   return kSuccess;
 }
@@ -227,6 +250,7 @@ API int cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
 API int cuMemAlloc_v2(void **pointer, size_t bytes) {
   if (!pointer)
     return kInvalidValue;
+  forgetL2();
   size_t rounded = (bytes + 255) / 256 * 256;
   *pointer = std::aligned_alloc(256, rounded ? rounded : 256);
   if (!*pointer)
@@ -238,6 +262,7 @@ API int cuMemAlloc_v2(void **pointer, size_t bytes) {
 }
 
 API int cuMemFree_v2(void *pointer) {
+  forgetL2();
   std::free(pointer);
   return kSuccess;
 }
@@ -257,6 +282,7 @@ API int cuMemcpyHtoDAsync_v2(void *device, const void *host, size_t bytes,
   (void)stream;
   if (bytes && (!device || !host))
     return kInvalidValue;
+  forgetL2();
   std::memcpy(device, host, bytes);
   return kSuccess;
 }
@@ -266,6 +292,7 @@ API int cuMemcpyDtoHAsync_v2(void *host, const void *device, size_t bytes,
   (void)stream;
   if (bytes && (!device || !host))
     return kInvalidValue;
+  forgetL2();
   std::memcpy(host, device, bytes);
   return kSuccess;
 }

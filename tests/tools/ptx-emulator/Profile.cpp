@@ -3,9 +3,7 @@
 #include "Profile.h"
 
 #include <algorithm>
-#include <list>
 #include <sstream>
-#include <unordered_map>
 
 using namespace ptxemu;
 
@@ -34,70 +32,6 @@ bool isGlobal(Access::Kind kind) {
   return kind == Access::GlobalLoad || kind == Access::GlobalStore ||
          kind == Access::GlobalAtomic;
 }
-
-/// A fully associative LRU of 128-byte lines that tracks which of each
-/// line's four sectors it holds and which are dirty: a read of a sector it
-/// lacks costs a sector from DRAM, a dirty sector costs one back (when
-/// evicted, or at the end). A write allocates without reading.
-class L2Model {
-public:
-  explicit L2Model(uint64_t bytes)
-      : capacity(std::max<uint64_t>(1, bytes / kLineBytes)) {}
-
-  void access(uint64_t sector, bool write) {
-    uint64_t lineIndex = sector / (kLineBytes / kSectorBytes);
-    uint8_t bit = uint8_t(1u << (sector % (kLineBytes / kSectorBytes)));
-    auto found = lines.find(lineIndex);
-    if (found == lines.end()) {
-      if (lines.size() == capacity)
-        evictOldest();
-      order.push_front(lineIndex);
-      found = lines.emplace(lineIndex, Line{order.begin(), 0, 0}).first;
-    } else {
-      order.splice(order.begin(), order, found->second.position);
-    }
-    Line &line = found->second;
-    if (write) {
-      line.dirty |= bit;
-    } else if (!(line.valid & bit)) {
-      readBytes += kSectorBytes;
-    }
-    line.valid |= bit;
-  }
-
-  /// Writes back what is still dirty.
-  void flush() {
-    for (auto &[index, line] : lines)
-      writtenBytes += kSectorBytes * popcount(line.dirty);
-    lines.clear();
-    order.clear();
-  }
-
-  uint64_t readBytes = 0, writtenBytes = 0;
-
-private:
-  struct Line {
-    std::list<uint64_t>::iterator position;
-    uint8_t valid, dirty;
-  };
-  static unsigned popcount(uint8_t bits) {
-    unsigned n = 0;
-    for (; bits; bits &= bits - 1)
-      ++n;
-    return n;
-  }
-  void evictOldest() {
-    uint64_t victim = order.back();
-    order.pop_back();
-    auto found = lines.find(victim);
-    writtenBytes += kSectorBytes * popcount(found->second.dirty);
-    lines.erase(found);
-  }
-
-  uint64_t capacity;
-  std::list<uint64_t> order; // most recent first
-  std::unordered_map<uint64_t, Line> lines;
-};
 
 /// Counts one warp instruction's accesses (all of one kind) into `c`, and
 /// appends a global instruction's sectors to the block's stream.
@@ -151,6 +85,39 @@ void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
 }
 
 } // namespace
+
+L2Model::L2Model(uint64_t bytes)
+    : capacity(std::max<uint64_t>(1, bytes / kLineBytes)) {}
+
+void L2Model::access(uint64_t sector, bool write) {
+  constexpr uint64_t kSectorsPerLine = kLineBytes / kSectorBytes;
+  uint64_t lineIndex = sector / kSectorsPerLine;
+  uint8_t bit = uint8_t(1u << (sector % kSectorsPerLine));
+  auto found = lines.find(lineIndex);
+  if (found == lines.end()) {
+    if (lines.size() == capacity) {
+      lines.erase(order.back());
+      order.pop_back();
+    }
+    order.push_front(lineIndex);
+    found = lines.emplace(lineIndex, Line{order.begin(), 0, 0}).first;
+  } else {
+    order.splice(order.begin(), order, found->second.position);
+  }
+  Line &line = found->second;
+  if (write && !(line.dirty & bit)) {
+    writtenBytes += kSectorBytes;
+    line.dirty |= bit;
+  } else if (!write && !(line.valid & bit)) {
+    readBytes += kSectorBytes;
+  }
+  line.valid |= bit;
+}
+
+void L2Model::clear() {
+  lines.clear();
+  order.clear();
+}
 
 const char *ptxemu::instClassName(InstClass c) {
   switch (c) {
@@ -307,20 +274,19 @@ void LaunchProfile::addBlock(uint64_t blockIndex,
   total.add(c);
 }
 
-LaunchCounters LaunchProfile::finish(uint64_t l2Bytes) {
+LaunchCounters LaunchProfile::finish(L2Model &l2) {
   LaunchCounters result = total;
   std::vector<uint64_t> distinct;
-  L2Model l2(l2Bytes);
+  uint64_t read = l2.readBytes, written = l2.writtenBytes;
   for (const std::vector<uint64_t> &stream : blockSectors)
     for (uint64_t entry : stream) {
       l2.access(entry >> 1, entry & 1);
       distinct.push_back(entry >> 1);
     }
-  l2.flush();
   std::sort(distinct.begin(), distinct.end());
   result.distinctSectors =
       std::unique(distinct.begin(), distinct.end()) - distinct.begin();
-  result.dramReadBytes = l2.readBytes;
-  result.dramWriteBytes = l2.writtenBytes;
+  result.dramReadBytes = l2.readBytes - read;
+  result.dramWriteBytes = l2.writtenBytes - written;
   return result;
 }

@@ -16,8 +16,10 @@
 #include "Program.h"
 
 #include <cstdint>
+#include <list>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxemu {
@@ -83,6 +85,30 @@ struct LaunchCounters {
                      const uint32_t block[3], uint32_t dynamicShared) const;
 };
 
+/// An L2 cache: fully associative, LRU, of 128-byte lines that hold 32-byte
+/// sectors. A read of a sector it lacks costs 32 bytes from DRAM; a write
+/// allocates without reading, and a sector that becomes dirty costs 32
+/// bytes of write-back (counted then, so nothing is owed at eviction).
+class L2Model {
+public:
+  explicit L2Model(uint64_t bytes);
+  /// Sector `sector` (address / 32) read or written.
+  void access(uint64_t sector, bool write);
+  /// Empties the cache (its dirty sectors were counted when written).
+  void clear();
+
+  uint64_t readBytes = 0, writtenBytes = 0;
+
+private:
+  struct Line {
+    std::list<uint64_t>::iterator position;
+    uint8_t valid, dirty;
+  };
+  uint64_t capacity;
+  std::list<uint64_t> order; // most recent first
+  std::unordered_map<uint64_t, Line> lines;
+};
+
 /// Collects a launch's counters from the traces of its blocks, whatever
 /// threads ran them, and orders the blocks' global sectors by block index
 /// for the L2 model, so the result does not depend on the OS threads.
@@ -96,9 +122,9 @@ public:
   void addBlock(uint64_t blockIndex, std::vector<ThreadTrace> &threads,
                 const Entry &entry);
 
-  /// The launch's counters, the L2 model run over every block's sectors in
-  /// block order (a cold cache of `l2Bytes` at the start of the launch).
-  LaunchCounters finish(uint64_t l2Bytes);
+  /// The launch's counters, `l2` run over every block's sectors in block
+  /// order: its DRAM bytes are what `l2` counted meanwhile.
+  LaunchCounters finish(L2Model &l2);
 
 private:
   std::mutex mutex;

@@ -6,7 +6,8 @@
 // gather with a stride of 32 elements (32 sectors a request), a
 // shared-memory transpose with and without padding (32-way bank conflicts
 // on the column read, none with the padding), and a row read twice (the
-// second pass hits the L2 model, so DRAM reads it once).
+// second pass hits the L2 model, so DRAM reads it once), and a second
+// launch over what the first left in the L2.
 //
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
@@ -39,10 +40,12 @@ struct Buffer {
 };
 
 /// Runs entry `k` of `body` with one u64 parameter per buffer, `blocks`
-/// blocks of `threads` (x, y) threads, and returns its counters.
+/// blocks of `threads` (x, y) threads, through `l2` (a cold one by
+/// default), and returns its counters.
 LaunchCounters profile(const std::string &body,
                        std::vector<const Buffer *> buffers, uint32_t blocks,
-                       uint32_t threadsX, uint32_t threadsY = 1) {
+                       uint32_t threadsX, uint32_t threadsY = 1,
+                       L2Model *l2 = nullptr) {
   std::string error;
   std::unique_ptr<Program> program = loadProgram(
       (".version 8.0\n.target sm_90\n.address_size 64\n" + body).c_str(),
@@ -62,7 +65,8 @@ LaunchCounters profile(const std::string &body,
   config.block[1] = threadsY;
   LaunchProfile launch(blocks);
   REQUIRE(runGrid(*entry, config, params.data(), error, &launch));
-  return launch.finish(kH200L2Bytes);
+  L2Model cold(kH200L2Bytes);
+  return launch.finish(l2 ? *l2 : cold);
 }
 
 /// out[i] = in[i * stride], i the global thread index.
@@ -230,4 +234,21 @@ TEST_CASE("a row read twice comes from DRAM once", "[profile]") {
   CHECK(c.dramReadBytes == 4096);
   CHECK(c.dramWriteBytes == 1024);
   CHECK(c.distinctSectors * 32 == 4096 + 1024);
+}
+
+TEST_CASE("a launch reads from the L2 what the launch before left there",
+          "[profile]") {
+  Buffer in(1024), out(1024);
+  L2Model l2(kH200L2Bytes);
+  LaunchCounters first = profile(strided(1), {&in, &out}, 4, 256, 1, &l2);
+  CHECK(first.dramReadBytes == 4096);
+  CHECK(first.dramWriteBytes == 4096);
+  LaunchCounters second = profile(strided(1), {&in, &out}, 4, 256, 1, &l2);
+  CHECK(second.globalLoadSectors == 128);
+  CHECK(second.dramReadBytes == 0);
+  // Its stores dirty sectors already dirty: written back once.
+  CHECK(second.dramWriteBytes == 0);
+  l2.clear();
+  LaunchCounters third = profile(strided(1), {&in, &out}, 4, 256, 1, &l2);
+  CHECK(third.dramReadBytes == 4096);
 }
