@@ -87,16 +87,16 @@ void bench::printModelTable(const std::vector<Measurement> &results) {
     std::printf("%-14s %-12s %8zu %9.2f %9.2f %9.2fx %7.2fx %7.1f%% %9.2f "
                 "%-15s %10.2f %6.1f%% %s\n",
                 m.kernel.c_str(), m.shape.c_str(), t.launches.size(),
-                m.bytes / 1e6, dram / 1e6, dram / m.bytes,
-                t.sectorBytes / m.bytes, t.sectorEfficiency() * 100,
-                t.bankConflictRate(), occupancy,
+                m.bytes / 1e6, dram / 1e6, dram / m.bytes, t.l2Bytes / m.bytes,
+                t.sectorEfficiency() * 100, t.bankConflictRate(), occupancy,
                 dram / kH200BytesPerSecond * 1e6, m.bytes / dram * 100,
                 checkText(m).c_str());
   }
   std::printf("(the PTX emulator's counters for one call: DRAM bytes through "
-              "its 50 MiB L2, cold when the call starts; L2: the bytes of the "
-              "sectors every request touched "
-              "(a re-read row counts twice); sectors: bytes used of them; "
+              "its 50 MiB L2, cold when the call starts; L2: the sector bytes "
+              "the blocks' L1 sent to the L2 (a row read again after the L1 "
+              "lost it counts twice); sectors: bytes used of the sectors "
+              "requests touched; "
               "conflicts: extra shared wavefronts per request; occupancy: "
               "the lowest of the launches on sm_90; "
               "H200 us: DRAM bytes at 4.8 TB/s, %% ideal: the bytes that "
@@ -119,7 +119,7 @@ bool bench::writeModelJson(const std::vector<Measurement> &results,
         << ", \"dram_bytes\": " << t.dramBytes()
         << ", \"dram_read_bytes\": " << t.dramReadBytes
         << ", \"dram_write_bytes\": " << t.dramWriteBytes
-        << ", \"l2_bytes\": " << t.sectorBytes
+        << ", \"l2_bytes\": " << t.l2Bytes
         << ", \"sector_efficiency\": " << t.sectorEfficiency()
         << ", \"bank_conflicts\": " << t.bankConflictRate()
         << ", \"occupancy\": " << t.occupancy << ", \"occupancy_registers\": \""

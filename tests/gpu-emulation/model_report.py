@@ -5,9 +5,10 @@ Runs EXECUTABLE --model (each kernel once at a few MiB on the PTX
 emulator; the other sizes check the numerics) with ACCY_PTX_EMULATOR_PROFILE
 pointing at a file of its own, and prints per kernel what the emulator
 counted for its launches (entries `<kernel>_k<N>`) against the bytes it
-must move: DRAM bytes through the emulator's L2 model, the bytes of the
-sectors every request touched (L2 traffic), the share of them the lanes
-used and the extra shared-memory wavefronts per request. Exit 1 when a
+must move: DRAM bytes through the emulator's L2 model, the sector bytes
+the blocks' L1 sent to the L2, the share of the sector bytes requests
+touched that the lanes used and the extra shared-memory wavefronts per
+request. Exit 1 when a
 run fails or the counters are inconsistent.
 
 usage: model_report.py EXECUTABLE [--module NAME] [--json FILE]
@@ -60,17 +61,19 @@ def main():
         total = lambda key: sum(l[key] for l in mine)
         sectors = 32 * (total("global_load_sectors") +
                         total("global_store_sectors"))
+        l2 = sectors - 32 * total("l1_hit_sectors")
         dram = total("dram_read_bytes") + total("dram_write_bytes")
         shared = total("shared_requests")
         row = {"name": kernel, "shape": label[label.index("["):],
                "launches": len(mine), "ideal_bytes": ideal,
-               "dram_bytes": dram, "l2_bytes": sectors,
+               "dram_bytes": dram, "l2_bytes": l2,
                "sector_efficiency":
                    total("global_bytes_requested") / sectors if sectors else 1,
                "bank_conflicts":
                    (total("shared_wavefronts") - shared) / shared
                    if shared else 0}
-        if total("global_bytes_requested") > sectors or dram > 2 * sectors:
+        if (total("global_bytes_requested") > sectors or l2 < 0 or
+                total("dram_read_bytes") > l2):
             problems.append(f"{kernel}: inconsistent counters")
         rows.append(row)
 
@@ -83,8 +86,8 @@ def main():
               f" {100 * r['sector_efficiency']:7.1f}%"
               f" {r['bank_conflicts']:9.2f}  {r['shape']}")
     print("(DRAM: through the emulator's 50 MiB L2, cold at the start of "
-          "the call; L2: the bytes of the sectors "
-          "every request touched; sectors: the share of them used; "
+          "the call; L2: the sector bytes the blocks' L1 sent to the L2; "
+          "sectors: the share of the sector bytes requests touched used; "
           "conflicts: extra shared wavefronts per request)")
     if args.json:
         with open(args.json, "w") as f:

@@ -53,7 +53,7 @@ void report(const char *what, const std::string &message) {
 /// and its launches share what they leave there, as on a GPU.
 struct DeviceL2 {
   std::mutex mutex;
-  L2Model model{kH200L2Bytes};
+  SectorCache model{kH200L2Bytes};
 };
 DeviceL2 &deviceL2() {
   static DeviceL2 l2;

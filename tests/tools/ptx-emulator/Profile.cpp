@@ -34,9 +34,11 @@ bool isGlobal(Access::Kind kind) {
 }
 
 /// Counts one warp instruction's accesses (all of one kind) into `c`, and
-/// appends a global instruction's sectors to the block's stream.
+/// appends the sectors a global instruction sends to the L2 to the block's
+/// stream: a load's that the block's L1 lacks, every store's and atomic's
+/// (the L1 writes through, dropping its copy).
 void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
-                     std::vector<uint64_t> &stream) {
+                     SectorCache &l1, std::vector<uint64_t> &stream) {
   Access::Kind kind = group.front().access->kind;
   std::vector<uint64_t> units;
   uint64_t requested = 0;
@@ -76,20 +78,27 @@ void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
     break;
   }
   for (uint64_t sector : units) {
+    if (kind == Access::GlobalLoad) {
+      if (l1.access(sector, false))
+        ++c.l1HitSectors;
+      else
+        stream.push_back(sector << 1);
+      continue;
+    }
+    l1.invalidate(sector);
     // An atomic reads and writes its sector.
-    if (kind != Access::GlobalStore)
+    if (kind == Access::GlobalAtomic)
       stream.push_back(sector << 1);
-    if (kind != Access::GlobalLoad)
-      stream.push_back(sector << 1 | 1);
+    stream.push_back(sector << 1 | 1);
   }
 }
 
 } // namespace
 
-L2Model::L2Model(uint64_t bytes)
+SectorCache::SectorCache(uint64_t bytes)
     : capacity(std::max<uint64_t>(1, bytes / kLineBytes)) {}
 
-void L2Model::access(uint64_t sector, bool write) {
+bool SectorCache::access(uint64_t sector, bool write) {
   constexpr uint64_t kSectorsPerLine = kLineBytes / kSectorBytes;
   uint64_t lineIndex = sector / kSectorsPerLine;
   uint8_t bit = uint8_t(1u << (sector % kSectorsPerLine));
@@ -105,16 +114,25 @@ void L2Model::access(uint64_t sector, bool write) {
     order.splice(order.begin(), order, found->second.position);
   }
   Line &line = found->second;
+  bool present = line.valid & bit;
   if (write && !(line.dirty & bit)) {
     writtenBytes += kSectorBytes;
     line.dirty |= bit;
-  } else if (!write && !(line.valid & bit)) {
+  } else if (!write && !present) {
     readBytes += kSectorBytes;
   }
   line.valid |= bit;
+  return present;
 }
 
-void L2Model::clear() {
+void SectorCache::invalidate(uint64_t sector) {
+  constexpr uint64_t kSectorsPerLine = kLineBytes / kSectorBytes;
+  auto found = lines.find(sector / kSectorsPerLine);
+  if (found != lines.end())
+    found->second.valid &= uint8_t(~(1u << (sector % kSectorsPerLine)));
+}
+
+void SectorCache::clear() {
   lines.clear();
   order.clear();
 }
@@ -186,6 +204,7 @@ void LaunchCounters::add(const LaunchCounters &o) {
   globalStoreSectors += o.globalStoreSectors;
   globalAtomicRequests += o.globalAtomicRequests;
   globalBytesRequested += o.globalBytesRequested;
+  l1HitSectors += o.l1HitSectors;
   distinctSectors += o.distinctSectors;
   dramReadBytes += o.dramReadBytes;
   dramWriteBytes += o.dramWriteBytes;
@@ -212,6 +231,7 @@ std::string LaunchCounters::toJson(const Entry &entry, const uint32_t grid[3],
      << ", \"global_store_sectors\": " << globalStoreSectors
      << ", \"global_atomic_requests\": " << globalAtomicRequests
      << ", \"global_bytes_requested\": " << globalBytesRequested
+     << ", \"l1_hit_sectors\": " << l1HitSectors
      << ", \"distinct_sector_bytes\": " << distinctSectors * kSectorBytes
      << ", \"dram_read_bytes\": " << dramReadBytes
      << ", \"dram_write_bytes\": " << dramWriteBytes
@@ -224,6 +244,7 @@ void LaunchProfile::addBlock(uint64_t blockIndex,
                              std::vector<ThreadTrace> &threads,
                              const Entry &entry) {
   LaunchCounters c;
+  SectorCache l1(kL1Bytes);
   std::vector<uint64_t> &stream = blockSectors[blockIndex];
   std::vector<LaneAccess> accesses;
   for (size_t first = 0; first < threads.size(); first += kWarpSize) {
@@ -268,13 +289,13 @@ void LaunchProfile::addBlock(uint64_t blockIndex,
         groups.begin(), groups.end(),
         [](const auto &a, const auto &b) { return a.first < b.first; });
     for (const auto &group : groups)
-      countWarpAccess(group.second, c, stream);
+      countWarpAccess(group.second, c, l1, stream);
   }
   std::lock_guard<std::mutex> lock(mutex);
   total.add(c);
 }
 
-LaunchCounters LaunchProfile::finish(L2Model &l2) {
+LaunchCounters LaunchProfile::finish(SectorCache &l2) {
   LaunchCounters result = total;
   std::vector<uint64_t> distinct;
   uint64_t read = l2.readBytes, written = l2.writtenBytes;

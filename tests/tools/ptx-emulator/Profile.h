@@ -74,6 +74,8 @@ struct LaunchCounters {
   /// Distinct sectors the launch read and wrote: the DRAM traffic of a
   /// cache that never evicts.
   uint64_t distinctSectors = 0;
+  /// Sectors of global loads the block's L1 held (they never reach the L2).
+  uint64_t l1HitSectors = 0;
   /// Through the L2 model: sectors read from DRAM, sectors written back.
   uint64_t dramReadBytes = 0, dramWriteBytes = 0;
   uint64_t sharedRequests = 0, sharedWavefronts = 0;
@@ -85,15 +87,18 @@ struct LaunchCounters {
                      const uint32_t block[3], uint32_t dynamicShared) const;
 };
 
-/// An L2 cache: fully associative, LRU, of 128-byte lines that hold 32-byte
-/// sectors. A read of a sector it lacks costs 32 bytes from DRAM; a write
-/// allocates without reading, and a sector that becomes dirty costs 32
-/// bytes of write-back (counted then, so nothing is owed at eviction).
-class L2Model {
+/// A cache, fully associative and LRU, of 128-byte lines that hold 32-byte
+/// sectors: the L2 (and each block's L1). A read of a sector it lacks costs
+/// 32 bytes from the level below; a write allocates without reading, and a
+/// sector that becomes dirty costs 32 bytes of write-back (counted then, so
+/// nothing is owed at eviction).
+class SectorCache {
 public:
-  explicit L2Model(uint64_t bytes);
-  /// Sector `sector` (address / 32) read or written.
-  void access(uint64_t sector, bool write);
+  explicit SectorCache(uint64_t bytes);
+  /// Sector `sector` (address / 32) read or written; whether it was there.
+  bool access(uint64_t sector, bool write);
+  /// Drops one sector (an L1's copy of what a store wrote to the L2).
+  void invalidate(uint64_t sector);
   /// Empties the cache (its dirty sectors were counted when written).
   void clear();
 
@@ -124,7 +129,7 @@ public:
 
   /// The launch's counters, `l2` run over every block's sectors in block
   /// order: its DRAM bytes are what `l2` counted meanwhile.
-  LaunchCounters finish(L2Model &l2);
+  LaunchCounters finish(SectorCache &l2);
 
 private:
   std::mutex mutex;
@@ -136,6 +141,9 @@ private:
 
 /// The L2 of an H100/H200 (50 MiB), the size the model assumes.
 inline constexpr uint64_t kH200L2Bytes = 50ull << 20;
+/// The L1 a block has to itself in the model: an H100/H200 multiprocessor
+/// has 256 KiB of L1 and shared memory together, shared by its blocks.
+inline constexpr uint64_t kL1Bytes = 128ull << 10;
 
 } // namespace ptxemu
 

@@ -6,8 +6,10 @@
 // gather with a stride of 32 elements (32 sectors a request), a
 // shared-memory transpose with and without padding (32-way bank conflicts
 // on the column read, none with the padding), and a row read twice (the
-// second pass hits the L2 model, so DRAM reads it once), and a second
-// launch over what the first left in the L2.
+// second pass hits the block's L1, so neither the L2 nor DRAM sees it
+// again), lanes reading their own runs of a sector (the L1 serves all but
+// the first load), and a second launch over what the first left in the
+// L2.
 //
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
@@ -45,7 +47,7 @@ struct Buffer {
 LaunchCounters profile(const std::string &body,
                        std::vector<const Buffer *> buffers, uint32_t blocks,
                        uint32_t threadsX, uint32_t threadsY = 1,
-                       L2Model *l2 = nullptr) {
+                       SectorCache *l2 = nullptr) {
   std::string error;
   std::unique_ptr<Program> program = loadProgram(
       (".version 8.0\n.target sm_90\n.address_size 64\n" + body).c_str(),
@@ -65,50 +67,50 @@ LaunchCounters profile(const std::string &body,
   config.block[1] = threadsY;
   LaunchProfile launch(blocks);
   REQUIRE(runGrid(*entry, config, params.data(), error, &launch));
-  L2Model cold(kH200L2Bytes);
+  SectorCache cold(kH200L2Bytes);
   return launch.finish(l2 ? *l2 : cold);
+}
+
+/// Kernel `k(k_in, k_out)` with %rd1 = k_in, %rd2 = k_out and registers
+/// %p, %r, %f and %rd to spare, running `body`.
+std::string kernel(const std::string &body) {
+  return R"(
+.visible .entry k(.param .u64 k_in, .param .u64 k_out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<12>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [k_in];
+  ld.param.u64 %rd2, [k_out];
+)" + body +
+         "  ret;\n}\n";
 }
 
 /// out[i] = in[i * stride], i the global thread index.
 std::string strided(int stride) {
-  return R"(
-.visible .entry k(.param .u64 k_in, .param .u64 k_out)
-{
-  .reg .b32 %r<8>;
-  .reg .f32 %f<2>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [k_in];
-  ld.param.u64 %rd2, [k_out];
+  return kernel(R"(
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
   mad.lo.s32 %r4, %r1, %r2, %r3;
   mul.lo.s32 %r5, %r4, )" +
-         std::to_string(stride) + R"(;
+                std::to_string(stride) + R"(;
   mul.wide.u32 %rd3, %r5, 4;
   add.s64 %rd4, %rd1, %rd3;
   ld.global.f32 %f1, [%rd4];
   mul.wide.u32 %rd5, %r4, 4;
   add.s64 %rd6, %rd2, %rd5;
   st.global.f32 [%rd6], %f1;
-  ret;
-}
-)";
+)");
 }
 
 /// A 32x32 tile through shared memory, transposed: row `ty` stored, then
 /// column `ty` read; rows of `pitch` words.
 std::string transpose(int pitch) {
-  return R"(
-.visible .entry k(.param .u64 k_in, .param .u64 k_out)
-{
-  .reg .b32 %r<12>;
-  .reg .f32 %f<2>;
-  .reg .b64 %rd<12>;
+  return kernel(R"(
   .shared .align 4 .b8 tile[)" +
-         std::to_string(32 * pitch * 4) + R"(];
-  ld.param.u64 %rd1, [k_in];
-  ld.param.u64 %rd2, [k_out];
+                std::to_string(32 * pitch * 4) + R"(];
   mov.u32 %r1, %tid.x;
   mov.u32 %r2, %tid.y;
   shl.b32 %r3, %r2, 5;
@@ -118,36 +120,44 @@ std::string transpose(int pitch) {
   ld.global.f32 %f1, [%rd4];
   mov.u64 %rd5, tile;
   mul.lo.s32 %r4, %r2, )" +
-         std::to_string(pitch) + R"(;
+                std::to_string(pitch) + R"(;
   add.s32 %r4, %r4, %r1;
   mul.wide.u32 %rd6, %r4, 4;
   add.s64 %rd7, %rd5, %rd6;
   st.shared.f32 [%rd7], %f1;
   bar.sync 0;
   mul.lo.s32 %r5, %r1, )" +
-         std::to_string(pitch) + R"(;
+                std::to_string(pitch) + R"(;
   add.s32 %r5, %r5, %r2;
   mul.wide.u32 %rd8, %r5, 4;
   add.s64 %rd9, %rd5, %rd8;
   ld.shared.f32 %f1, [%rd9];
   add.s64 %rd10, %rd2, %rd3;
   st.global.f32 [%rd10], %f1;
-  ret;
+)");
 }
-)";
-}
+
+/// Lane i sums in[4i .. 4i+3] with four scalar loads and stores it at
+/// out[i]: each load touches 16 sectors, the last three the first's.
+const std::string kFourRuns = kernel(R"(
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  ld.global.f32 %f2, [%rd4+4];
+  ld.global.f32 %f3, [%rd4+8];
+  ld.global.f32 %f4, [%rd4+12];
+  add.f32 %f5, %f1, %f2;
+  add.f32 %f6, %f3, %f4;
+  add.f32 %f7, %f5, %f6;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.f32 [%rd6], %f7;
+)");
 
 /// A block of 256 threads sums a row of 1024 f32 twice over (two passes of
 /// four strided loads each) and thread t stores its sum at out[t].
-const char *const kRowTwice = R"(
-.visible .entry k(.param .u64 k_in, .param .u64 k_out)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<8>;
-  .reg .f32 %f<4>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [k_in];
-  ld.param.u64 %rd2, [k_out];
+const std::string kRowTwice = kernel(R"(
   mov.u32 %r1, %tid.x;
   mov.f32 %f1, 0f00000000;
   mov.u32 %r2, 0;
@@ -165,9 +175,7 @@ $L__loop:
   mul.wide.u32 %rd5, %r1, 4;
   add.s64 %rd6, %rd2, %rd5;
   st.global.f32 [%rd6], %f1;
-  ret;
-}
-)";
+)");
 
 } // namespace
 
@@ -234,12 +242,14 @@ TEST_CASE("a row read twice comes from DRAM once", "[profile]") {
   CHECK(c.dramReadBytes == 4096);
   CHECK(c.dramWriteBytes == 1024);
   CHECK(c.distinctSectors * 32 == 4096 + 1024);
+  // The second pass finds the row in the block's L1.
+  CHECK(c.l1HitSectors == 128);
 }
 
 TEST_CASE("a launch reads from the L2 what the launch before left there",
           "[profile]") {
   Buffer in(1024), out(1024);
-  L2Model l2(kH200L2Bytes);
+  SectorCache l2(kH200L2Bytes);
   LaunchCounters first = profile(strided(1), {&in, &out}, 4, 256, 1, &l2);
   CHECK(first.dramReadBytes == 4096);
   CHECK(first.dramWriteBytes == 4096);
@@ -251,4 +261,17 @@ TEST_CASE("a launch reads from the L2 what the launch before left there",
   l2.clear();
   LaunchCounters third = profile(strided(1), {&in, &out}, 4, 256, 1, &l2);
   CHECK(third.dramReadBytes == 4096);
+}
+
+TEST_CASE("loads of sectors a lane's earlier load touched hit the L1",
+          "[profile]") {
+  Buffer in(128), out(32);
+  LaunchCounters c = profile(kFourRuns, {&in, &out}, 1, 32);
+  CHECK(out.data[2] == 8.0f + 9.0f + 10.0f + 11.0f);
+  // Four requests of 16 sectors, a quarter of each sector's bytes used...
+  CHECK(c.globalLoadRequests == 4);
+  CHECK(c.globalLoadSectors == 64);
+  // ...but the last three find the first one's sectors in the L1.
+  CHECK(c.l1HitSectors == 48);
+  CHECK(c.dramReadBytes == 512);
 }
