@@ -107,15 +107,16 @@ accy::Status bench::countLaunches(const std::function<accy::Status()> &launch,
     double stores = field(line, "global_store_sectors");
     double requested = field(line, "global_bytes_requested");
     double l1Hits = field(line, "l1_hit_sectors");
+    double atomics = field(line, "global_atomic_sectors");
     double shared = field(line, "shared_requests");
     double wavefronts = field(line, "shared_wavefronts");
     ModelledLaunch launch{stringField(line, "kernel"), blockThreads(line),
                           int(field(line, "ptx_registers")),
                           int(field(line, "shared_bytes"))};
     if (read < 0 || written < 0 || loads < 0 || stores < 0 || requested < 0 ||
-        l1Hits < 0 || shared < 0 || wavefronts < 0 || launch.kernel.empty() ||
-        launch.threads <= 0 || launch.ptxRegisters < 0 ||
-        launch.sharedBytes < 0) {
+        l1Hits < 0 || atomics < 0 || shared < 0 || wavefronts < 0 ||
+        launch.kernel.empty() || launch.threads <= 0 ||
+        launch.ptxRegisters < 0 || launch.sharedBytes < 0) {
       status = modelError("a line of " + path +
                           " is not the emulator's: " + line.substr(0, 80));
       break;
@@ -124,7 +125,7 @@ accy::Status bench::countLaunches(const std::function<accy::Status()> &launch,
     out.dramReadBytes += uint64_t(read);
     out.dramWriteBytes += uint64_t(written);
     out.sectorBytes += 32 * uint64_t(loads + stores);
-    out.l2Bytes += 32 * uint64_t(loads + stores - l1Hits);
+    out.l2Bytes += 32 * uint64_t(loads + stores + atomics - l1Hits);
     out.bytesRequested += uint64_t(requested);
     out.sharedRequests += uint64_t(shared);
     out.sharedWavefronts += uint64_t(wavefronts);

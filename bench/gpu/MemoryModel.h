@@ -42,8 +42,8 @@ struct ModelledTraffic {
   double occupancy = -1;
   std::string occupancySource;
   uint64_t dramReadBytes = 0, dramWriteBytes = 0;
-  uint64_t sectorBytes = 0;    // 32 x the sectors of every global request
-  uint64_t l2Bytes = 0;        // of those, what the L1 did not serve
+  uint64_t sectorBytes = 0; // 32 x the sectors of every global request
+  uint64_t l2Bytes = 0;     // of those and atomics', what the L1 did not serve
   uint64_t bytesRequested = 0; // what the lanes asked for
   uint64_t sharedRequests = 0, sharedWavefronts = 0;
 

@@ -61,7 +61,8 @@ def main():
         total = lambda key: sum(l[key] for l in mine)
         sectors = 32 * (total("global_load_sectors") +
                         total("global_store_sectors"))
-        l2 = sectors - 32 * total("l1_hit_sectors")
+        l2 = sectors + 32 * (total("global_atomic_sectors") -
+                             total("l1_hit_sectors"))
         dram = total("dram_read_bytes") + total("dram_write_bytes")
         shared = total("shared_requests")
         row = {"name": kernel, "shape": label[label.index("["):],

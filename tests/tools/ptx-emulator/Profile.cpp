@@ -33,6 +33,24 @@ bool isGlobal(Access::Kind kind) {
          kind == Access::GlobalAtomic;
 }
 
+/// The bytes a warp instruction's lanes ask for, each once (lanes reading
+/// one scalar ask for its bytes once).
+uint64_t distinctBytes(const std::vector<LaneAccess> &group) {
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (const LaneAccess &lane : group)
+    ranges.push_back(
+        {lane.access->address, lane.access->address + lane.access->bytes});
+  std::sort(ranges.begin(), ranges.end());
+  uint64_t bytes = 0, end = 0;
+  for (auto [first, last] : ranges) {
+    first = std::max(first, end);
+    if (last > first)
+      bytes += last - first;
+    end = std::max(end, last);
+  }
+  return bytes;
+}
+
 /// Counts one warp instruction's accesses (all of one kind) into `c`, and
 /// appends the sectors a global instruction sends to the L2 to the block's
 /// stream: a load's that the block's L1 lacks, every store's and atomic's
@@ -41,13 +59,10 @@ void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
                      SectorCache &l1, std::vector<uint64_t> &stream) {
   Access::Kind kind = group.front().access->kind;
   std::vector<uint64_t> units;
-  uint64_t requested = 0;
   bool global = isGlobal(kind);
-  for (const LaneAccess &lane : group) {
-    requested += lane.access->bytes;
+  for (const LaneAccess &lane : group)
     forEachUnit(*lane.access, global ? kSectorBytes : 4,
                 [&](uint64_t u) { units.push_back(u); });
-  }
   std::sort(units.begin(), units.end());
   units.erase(std::unique(units.begin(), units.end()), units.end());
   if (!global) {
@@ -63,7 +78,7 @@ void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
     c.sharedWavefronts += std::max(worst, minimum);
     return;
   }
-  c.globalBytesRequested += requested;
+  c.globalBytesRequested += distinctBytes(group);
   switch (kind) {
   case Access::GlobalLoad:
     ++c.globalLoadRequests;
@@ -75,6 +90,7 @@ void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
     break;
   default:
     ++c.globalAtomicRequests;
+    c.globalAtomicSectors += units.size();
     break;
   }
   for (uint64_t sector : units) {
@@ -203,6 +219,7 @@ void LaunchCounters::add(const LaunchCounters &o) {
   globalStoreRequests += o.globalStoreRequests;
   globalStoreSectors += o.globalStoreSectors;
   globalAtomicRequests += o.globalAtomicRequests;
+  globalAtomicSectors += o.globalAtomicSectors;
   globalBytesRequested += o.globalBytesRequested;
   l1HitSectors += o.l1HitSectors;
   distinctSectors += o.distinctSectors;
@@ -230,6 +247,7 @@ std::string LaunchCounters::toJson(const Entry &entry, const uint32_t grid[3],
      << ", \"global_store_requests\": " << globalStoreRequests
      << ", \"global_store_sectors\": " << globalStoreSectors
      << ", \"global_atomic_requests\": " << globalAtomicRequests
+     << ", \"global_atomic_sectors\": " << globalAtomicSectors
      << ", \"global_bytes_requested\": " << globalBytesRequested
      << ", \"l1_hit_sectors\": " << l1HitSectors
      << ", \"distinct_sector_bytes\": " << distinctSectors * kSectorBytes

@@ -68,8 +68,8 @@ struct LaunchCounters {
   uint64_t instructions[static_cast<int>(InstClass::Count)] = {};
   uint64_t globalLoadRequests = 0, globalLoadSectors = 0;
   uint64_t globalStoreRequests = 0, globalStoreSectors = 0;
-  uint64_t globalAtomicRequests = 0;
-  /// Bytes the lanes asked for (loads and stores).
+  uint64_t globalAtomicRequests = 0, globalAtomicSectors = 0;
+  /// Bytes the lanes asked for (loads and stores), each once a request.
   uint64_t globalBytesRequested = 0;
   /// Distinct sectors the launch read and wrote: the DRAM traffic of a
   /// cache that never evicts.

@@ -275,3 +275,13 @@ TEST_CASE("loads of sectors a lane's earlier load touched hit the L1",
   CHECK(c.l1HitSectors == 48);
   CHECK(c.dramReadBytes == 512);
 }
+
+TEST_CASE("lanes reading one scalar ask for its bytes once", "[profile]") {
+  Buffer in(32), out(32);
+  LaunchCounters c = profile(strided(0), {&in, &out}, 1, 32);
+  CHECK(out.data[31] == 0.0f);
+  CHECK(c.globalLoadRequests == 1);
+  CHECK(c.globalLoadSectors == 1);
+  // 4 bytes of the load, 128 of the store.
+  CHECK(c.globalBytesRequested == 4 + 128);
+}
