@@ -12,6 +12,10 @@ request. Exit 1 when a
 run fails or the counters are inconsistent.
 
 usage: model_report.py EXECUTABLE [--module NAME] [--json FILE]
+                       [--expect KERNEL:SECTORS ...]
+  --expect mlp:0.7   fail unless kernel mlp uses at least 70% of the
+                     sector bytes its requests touch (a floor a kernel
+                     change reached, kept from regressing)
 """
 import argparse
 import json
@@ -31,6 +35,7 @@ def main():
     parser.add_argument("executable")
     parser.add_argument("--module")
     parser.add_argument("--json")
+    parser.add_argument("--expect", action="append", default=[])
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,6 +100,12 @@ def main():
             json.dump({"kernels": rows}, f, indent=1)
     if not rows:
         problems.append("no kernel was modelled")
+    for expectation in args.expect:
+        kernel, floor = expectation.split(":")
+        row = next((r for r in rows if r["name"] == kernel), None)
+        if not row or row["sector_efficiency"] < float(floor):
+            problems.append(f"{kernel} uses less than {float(floor):.0%} of "
+                            "its sector bytes")
     for problem in problems:
         print(f"FAILED: {problem}")
     return 1 if problems else 0

@@ -4,7 +4,8 @@
 // Tiled contraction, dynamic sizes: 16x16 threads per block, one block per
 // 128x128 output tile, each thread 8x8 accumulators carried through the K
 // loop (64 iter_args, and the 4 + 4 tile elements it fetched for the next
-// step: a run of K of one row of A, one column of B at four K). A and B
+// step: one K of four rows of A, eight threads taking a row's eight K;
+// one column of B at four K). A and B
 // tiles are staged K-major, 8 x (128 + 4), between barriers; the next
 // tile's elements are loaded before the loop over the 8 steps, K clamped
 // only when the next tile is not whole; each step reads 8 values of each
@@ -44,8 +45,7 @@ module {
 // CHECK:             gpu.barrier
 // CHECK:             %{{.+}}:8 = scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-NOT:           arith.minui
-// CHECK:               memref.load %[[A]][%[[ROW:[a-z0-9_]+]], %{{.+}}]
-// CHECK-COUNT-3:       memref.load %[[A]][%[[ROW]], %{{.+}}]
+// CHECK-COUNT-4:       memref.load %[[A]]
 // CHECK-NOT:           arith.minui
 // CHECK:               memref.load %[[B]][%{{.+}}, %[[COL:[a-z0-9_]+]]]
 // CHECK-COUNT-3:       memref.load %[[B]][%{{.+}}, %[[COL]]]

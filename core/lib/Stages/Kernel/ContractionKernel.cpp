@@ -86,38 +86,54 @@ struct ContractionKernel {
   }
 
   /// What one thread copies of an operand tile (`side` x BK) per step:
-  /// elements of one row of the tile (one M or N index), at K offsets
-  /// `kOffsets`. The operand's M (or N) index is clamped into it, once, so
-  /// that edge tiles read without conditions (rows and columns past the end
-  /// feed outputs that are never stored).
+  /// elements at (K offset `kk`, row `row` of the tile: one M or N index).
+  /// The operand's M (or N) index of a row is clamped into it (`outer`),
+  /// once, so that edge tiles read without conditions (rows and columns
+  /// past the end feed outputs that are never stored).
+  struct TileElement {
+    Value kk, row, outer;
+  };
   struct TileCopy {
     OpOperand *operand;
     Value tile;
     bool isLhs;
-    Value outer, row;
-    SmallVector<Value> kOffsets;
+    SmallVector<TileElement> elements;
   };
 
-  /// Consecutive threads take elements consecutive in the operand's memory:
-  /// when K indexes its innermost dimension, each thread a run of K of one
-  /// row, `threads / side` threads per row; otherwise each thread one row
-  /// (column) of the tile, K offsets `threads / side` apart. Either way one
-  /// clamp per thread, and the elements' addresses differ by constants.
+  /// Consecutive threads take elements consecutive in the operand's memory,
+  /// so that a warp's load touches as few sectors as it can. When K indexes
+  /// the operand's innermost dimension, BK consecutive threads take one
+  /// row's BK elements (a warp reads 32 / BK whole runs of K) and each
+  /// thread takes rows `threads / BK` apart; otherwise each thread one row
+  /// (column) of the tile, K offsets `threads / side` apart, one clamp per
+  /// thread.
   TileCopy planCopy(Ix &ix, Value tid, Value base, OpOperand *operand,
                     Value tile, bool isLhs) {
     int64_t side = isLhs ? bm : bn;
-    int64_t perRow = threads / side, count = side * bk / threads;
+    int64_t count = side * bk / threads;
     Value size = sizes[isLhs ? shape.mDim : shape.nDim];
+    Value last = ix.sub(size, ix.c(1));
     AffineMap map = op.getMatchingIndexingMap(operand);
     bool kInnermost = map.getResults().back() ==
                       getAffineDimExpr(shape.kDim, op.getContext());
-    Value r = kInnermost ? ix.div(tid, ix.c(perRow)) : ix.rem(tid, ix.c(side));
+    TileCopy copy{operand, tile, isLhs, {}};
+    if (kInnermost && threads % bk == 0) {
+      Value kk = ix.rem(tid, ix.c(bk)), r0 = ix.div(tid, ix.c(bk));
+      for (int64_t i = 0; i < count; ++i) {
+        Value row = ix.add(r0, ix.c(i * (threads / bk)));
+        copy.elements.push_back({kk, row, ix.minU(ix.add(base, row), last)});
+      }
+      return copy;
+    }
+    int64_t perRow = threads / side;
+    Value row =
+        kInnermost ? ix.div(tid, ix.c(perRow)) : ix.rem(tid, ix.c(side));
     Value k0 = kInnermost ? ix.mul(ix.rem(tid, ix.c(perRow)), count)
                           : ix.div(tid, ix.c(side));
-    TileCopy copy{operand, tile, isLhs, Value(), r, {}};
-    copy.outer = ix.minU(ix.add(base, r), ix.sub(size, ix.c(1)));
+    Value outer = ix.minU(ix.add(base, row), last);
     for (int64_t i = 0; i < count; ++i)
-      copy.kOffsets.push_back(ix.add(k0, ix.c(kInnermost ? i : i * perRow)));
+      copy.elements.push_back(
+          {ix.add(k0, ix.c(kInnermost ? i : i * perRow)), row, outer});
     return copy;
   }
 
@@ -126,23 +142,23 @@ struct ContractionKernel {
   /// the prefetch after it: such elements are never used).
   SmallVector<Value> fetch(const TileCopy &copy, Value k0, Value kLast) {
     SmallVector<Value> values;
-    for (Value kk : copy.kOffsets) {
+    for (const TileElement &e : copy.elements) {
       Ix ix{rw, loc};
-      Value kv = ix.add(k0, kk);
+      Value kv = ix.add(k0, e.kk);
       if (kLast)
         kv = ix.minU(kv, kLast);
       values.push_back(loadOperand(rw, loc, op, copy.operand,
-                                   copy.isLhs ? ivsAt(copy.outer, zero, kv)
-                                              : ivsAt(zero, copy.outer, kv)));
+                                   copy.isLhs ? ivsAt(e.outer, zero, kv)
+                                              : ivsAt(zero, e.outer, kv)));
     }
     return values;
   }
 
   /// Stores what `fetch` loaded into the tile in workgroup memory.
   void put(const TileCopy &copy, ValueRange values) {
-    for (auto [value, kk] : llvm::zip(values, copy.kOffsets))
+    for (auto [value, e] : llvm::zip(values, copy.elements))
       rw.create<memref::StoreOp>(loc, value, copy.tile,
-                                 ValueRange{kk, copy.row});
+                                 ValueRange{e.kk, e.row});
   }
 
   /// One step of the reduction at K offset `kk` of the staged tiles (global
@@ -236,7 +252,7 @@ FailureOr<Operation *> ContractionKernel::build() {
   // The elements of the first K tile, in registers; none when K is empty.
   Value kSize = sizes[k];
   Value kLast = ix.sub(kSize, ix.c(1));
-  size_t lhsCount = lhsCopy.kOffsets.size();
+  size_t lhsCount = lhsCopy.elements.size();
   auto fetchBoth = [&](Value k0, Value clampTo) {
     SmallVector<Value> values = fetch(lhsCopy, k0, clampTo);
     llvm::append_range(values, fetch(rhsCopy, k0, clampTo));
@@ -248,7 +264,7 @@ FailureOr<Operation *> ContractionKernel::build() {
   };
   SmallVector<Type> fetchedTypes;
   for (const TileCopy *copy : {&lhsCopy, &rhsCopy})
-    fetchedTypes.append(copy->kOffsets.size(), elementOf(copy->operand->get()));
+    fetchedTypes.append(copy->elements.size(), elementOf(copy->operand->get()));
   // The elements `ifTrue` or `ifFalse` fetch (a branch all threads take).
   auto fetchEither = [&](Value condition,
                          function_ref<SmallVector<Value>()> ifTrue,
