@@ -55,8 +55,9 @@ uint64_t distinctBytes(const std::vector<LaneAccess> &group) {
 /// appends the sectors a global instruction sends to the L2 to the block's
 /// stream: a load's that the block's L1 lacks, every store's and atomic's
 /// (the L1 writes through, dropping its copy).
-void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
-                     SectorCache &l1, std::vector<uint64_t> &stream) {
+void countWarpAccess(const std::vector<LaneAccess> &group, uint32_t line,
+                     LaunchCounters &c, SectorCache &l1,
+                     std::vector<uint64_t> &stream) {
   Access::Kind kind = group.front().access->kind;
   std::vector<uint64_t> units;
   bool global = isGlobal(kind);
@@ -78,7 +79,12 @@ void countWarpAccess(const std::vector<LaneAccess> &group, LaunchCounters &c,
     c.sharedWavefronts += std::max(worst, minimum);
     return;
   }
-  c.globalBytesRequested += distinctBytes(group);
+  uint64_t bytes = distinctBytes(group);
+  c.globalBytesRequested += bytes;
+  LaunchCounters::LineCounters &perLine = c.globalLines[line];
+  ++perLine.requests;
+  perLine.sectors += units.size();
+  perLine.bytes += bytes;
   switch (kind) {
   case Access::GlobalLoad:
     ++c.globalLoadRequests;
@@ -226,6 +232,12 @@ void LaunchCounters::add(const LaunchCounters &o) {
   dramReadBytes += o.dramReadBytes;
   dramWriteBytes += o.dramWriteBytes;
   sharedRequests += o.sharedRequests;
+  for (const auto &[line, counters] : o.globalLines) {
+    LineCounters &mine = globalLines[line];
+    mine.requests += counters.requests;
+    mine.sectors += counters.sectors;
+    mine.bytes += counters.bytes;
+  }
   sharedWavefronts += o.sharedWavefronts;
 }
 
@@ -254,7 +266,17 @@ std::string LaunchCounters::toJson(const Entry &entry, const uint32_t grid[3],
      << ", \"dram_read_bytes\": " << dramReadBytes
      << ", \"dram_write_bytes\": " << dramWriteBytes
      << ", \"shared_requests\": " << sharedRequests
-     << ", \"shared_wavefronts\": " << sharedWavefronts << "}";
+     << ", \"shared_wavefronts\": " << sharedWavefronts
+     << ", \"global_lines\": [";
+  bool first = true;
+  for (const auto &[line, counters] : globalLines) {
+    os << (first ? "" : ", ") << "{\"line\": " << line
+       << ", \"requests\": " << counters.requests
+       << ", \"sectors\": " << counters.sectors
+       << ", \"bytes\": " << counters.bytes << "}";
+    first = false;
+  }
+  os << "]}";
   return os.str();
 }
 
@@ -307,7 +329,9 @@ void LaunchProfile::addBlock(uint64_t blockIndex,
         groups.begin(), groups.end(),
         [](const auto &a, const auto &b) { return a.first < b.first; });
     for (const auto &group : groups)
-      countWarpAccess(group.second, c, l1, stream);
+      countWarpAccess(group.second,
+                      entry.code[group.second.front().access->pc].line, c, l1,
+                      stream);
   }
   std::lock_guard<std::mutex> lock(mutex);
   total.add(c);

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <list>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -79,6 +80,12 @@ struct LaunchCounters {
   /// Through the L2 model: sectors read from DRAM, sectors written back.
   uint64_t dramReadBytes = 0, dramWriteBytes = 0;
   uint64_t sharedRequests = 0, sharedWavefronts = 0;
+  /// Per PTX line of a global access: requests, sectors and bytes asked
+  /// for, to find the instruction that wastes its sectors.
+  struct LineCounters {
+    uint64_t requests = 0, sectors = 0, bytes = 0;
+  };
+  std::map<uint32_t, LineCounters> globalLines;
 
   void add(const LaunchCounters &other);
   /// One line of JSON naming the kernel, its launch shape and what the

@@ -195,6 +195,13 @@ TEST_CASE("a coalesced copy moves its data once, four sectors a request",
   CHECK(c.dramReadBytes == 4096);
   CHECK(c.dramWriteBytes == 4096);
   CHECK(c.sharedRequests == 0);
+  // Per PTX line: the load and the store, 32 requests of 4 sectors each.
+  REQUIRE(c.globalLines.size() == 2);
+  for (const auto &[line, counters] : c.globalLines) {
+    CHECK(counters.requests == 32);
+    CHECK(counters.sectors == 128);
+    CHECK(counters.bytes == 4096);
+  }
   CHECK(c.instructions[static_cast<int>(InstClass::LoadStore)] ==
         32 * 4); // two parameter loads, one global load, one store a warp
 }
