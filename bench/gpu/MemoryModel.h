@@ -33,7 +33,6 @@ struct ModelledLaunch {
 
 /// The emulator's counters summed over every launch of one kernel call.
 struct ModelledTraffic {
-  bool counted = false;
   /// The launches, in order.
   std::vector<ModelledLaunch> launches;
   /// The lowest sm_90 occupancy of the launches, and where their register

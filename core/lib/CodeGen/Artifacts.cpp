@@ -235,7 +235,8 @@ accy::codegen::readKernelSummary(ModuleOp kernel) {
     result.symbols.push_back({pair[0], pair[1]});
   for (NamedAttribute target : summary.getTargets()) {
     std::vector<KernelLaunch> launches;
-    for (choir::KernelLaunchAttr launch : summary.getLaunches(target.getName()))
+    for (auto launch : cast<ArrayAttr>(target.getValue())
+                           .getAsRange<choir::KernelLaunchAttr>())
       launches.push_back(readKernelLaunch(launch));
     result.targets.push_back({target.getName().str(), std::move(launches)});
   }

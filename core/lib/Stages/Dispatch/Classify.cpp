@@ -15,7 +15,8 @@ std::string accy::combinerName(Operation *combiner) {
 }
 
 Operation *accy::getYieldedCombiner(linalg::LinalgOp op) {
-  // matchCombiner below: the combiner's result is what the payload yields.
+  // As matchCombiner requires: the combiner's result is what the payload
+  // yields.
   Operation *yield = op.getBlock() ? op.getBlock()->getTerminator() : nullptr;
   return yield && yield->getNumOperands() == 1
              ? yield->getOperand(0).getDefiningOp()
@@ -104,10 +105,8 @@ static Operation *matchCombiner(linalg::LinalgOp op) {
   if (!reduced || combiners.size() != 1 ||
       combiners[0]->getNumOperands() != 2 ||
       combiners[0]->getNumResults() != 1 ||
-      !arith::getNeutralElement(combiners[0]))
-    return nullptr;
-  Operation *yield = op.getBlock()->getTerminator();
-  if (yield->getOperand(0) != combiners[0]->getResult(0))
+      !arith::getNeutralElement(combiners[0]) ||
+      getYieldedCombiner(op) != combiners[0])
     return nullptr;
   return combiners[0];
 }

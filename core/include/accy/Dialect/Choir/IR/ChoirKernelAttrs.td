@@ -84,9 +84,6 @@ def Choir_MemoryPlanAttr : Choir_Attr<"MemoryPlan", "memory_plan"> {
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    auto getArgumentPlans() const {
-      return getArguments().getAsRange<EntryArgumentAttr>();
-    }
     auto getBufferPlans() const {
       return getBuffers().getAsRange<BufferAttr>();
     }
@@ -148,14 +145,6 @@ def Choir_KernelSummaryAttr : Choir_Attr<"KernelSummary", "kernel_summary"> {
       "::mlir::DictionaryAttr":$targets);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// The launches of `target`, in order; empty if it has none.
-    auto getLaunches(::llvm::StringRef target) const {
-      auto launches = getTargets().getAs<::mlir::ArrayAttr>(target);
-      return (launches ? launches : ::mlir::ArrayAttr::get(getContext(), {}))
-          .getAsRange<KernelLaunchAttr>();
-    }
-  }];
 }
 
 #endif // ACCY_CHOIR_KERNEL_ATTRS
