@@ -59,7 +59,7 @@ double ModelledTraffic::sectorEfficiency() const {
 
 double ModelledTraffic::bankConflictRate() const {
   return sharedRequests
-             ? double(sharedWavefronts - sharedRequests) / sharedRequests
+             ? double(sharedWavefronts - sharedIdealWavefronts) / sharedRequests
              : 0.0;
 }
 
@@ -110,12 +110,13 @@ accy::Status bench::countLaunches(const std::function<accy::Status()> &launch,
     double atomics = field(line, "global_atomic_sectors");
     double shared = field(line, "shared_requests");
     double wavefronts = field(line, "shared_wavefronts");
+    double ideal = field(line, "shared_ideal_wavefronts");
     ModelledLaunch launch{stringField(line, "kernel"), blockThreads(line),
                           int(field(line, "ptx_registers")),
                           int(field(line, "shared_bytes"))};
     if (read < 0 || written < 0 || loads < 0 || stores < 0 || requested < 0 ||
-        l1Hits < 0 || atomics < 0 || shared < 0 || wavefronts < 0 ||
-        launch.kernel.empty() || launch.threads <= 0 ||
+        l1Hits < 0 || atomics < 0 || shared < 0 || wavefronts < ideal ||
+        ideal < 0 || launch.kernel.empty() || launch.threads <= 0 ||
         launch.ptxRegisters < 0 || launch.sharedBytes < 0) {
       status = modelError("a line of " + path +
                           " is not the emulator's: " + line.substr(0, 80));
@@ -129,6 +130,7 @@ accy::Status bench::countLaunches(const std::function<accy::Status()> &launch,
     out.bytesRequested += uint64_t(requested);
     out.sharedRequests += uint64_t(shared);
     out.sharedWavefronts += uint64_t(wavefronts);
+    out.sharedIdealWavefronts += uint64_t(ideal);
   }
   in.close();
   std::remove(path.c_str());

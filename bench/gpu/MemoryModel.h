@@ -44,12 +44,14 @@ struct ModelledTraffic {
   uint64_t sectorBytes = 0; // 32 x the sectors of every global request
   uint64_t l2Bytes = 0;     // of those and atomics', what the L1 did not serve
   uint64_t bytesRequested = 0; // what the lanes asked for
-  uint64_t sharedRequests = 0, sharedWavefronts = 0;
+  /// Shared requests, their wavefronts and the fewest they could take.
+  uint64_t sharedRequests = 0, sharedWavefronts = 0, sharedIdealWavefronts = 0;
 
   uint64_t dramBytes() const { return dramReadBytes + dramWriteBytes; }
   /// Bytes used of the bytes in the sectors touched (1 when none).
   double sectorEfficiency() const;
-  /// Extra shared-memory wavefronts per request (0 without shared memory).
+  /// Shared-memory wavefronts beyond the ideal per request (bank
+  /// conflicts; 0 without shared memory).
   double bankConflictRate() const;
 };
 

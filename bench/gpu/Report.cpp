@@ -92,15 +92,16 @@ void bench::printModelTable(const std::vector<Measurement> &results) {
                 dram / kH200BytesPerSecond * 1e6, m.bytes / dram * 100,
                 checkText(m).c_str());
   }
-  std::printf("(the PTX emulator's counters for one call: DRAM bytes through "
-              "its 50 MiB L2, cold when the call starts; L2: the sector bytes "
-              "the blocks' L1 sent to the L2 (a row read again after the L1 "
-              "lost it counts twice); sectors: bytes used of the sectors "
-              "requests touched; "
-              "conflicts: extra shared wavefronts per request; occupancy: "
-              "the lowest of the launches on sm_90; "
-              "H200 us: DRAM bytes at 4.8 TB/s, %% ideal: the bytes that "
-              "must move over DRAM bytes)\n");
+  std::printf(
+      "(the PTX emulator's counters for one call: DRAM bytes through "
+      "its 50 MiB L2, cold when the call starts; L2: the sector bytes "
+      "the blocks' L1 sent to the L2 (a row read again after the L1 "
+      "lost it counts twice); sectors: bytes used of the sectors "
+      "requests touched; "
+      "conflicts: shared wavefronts beyond the ideal per request; occupancy: "
+      "the lowest of the launches on sm_90; "
+      "H200 us: DRAM bytes at 4.8 TB/s, %% ideal: the bytes that "
+      "must move over DRAM bytes)\n");
 }
 
 bool bench::writeModelJson(const std::vector<Measurement> &results,

@@ -152,8 +152,10 @@ def check_emulator_counters(path):
                2 * launch["distinct_sector_bytes"],
                f"{what}: an L2 of 50 MiB moves each sector at most "
                "once each way")
-        expect(launch["shared_wavefronts"] >= launch["shared_requests"],
-               f"{what}: a shared request takes at least one wavefront")
+        expect(launch["shared_wavefronts"] >=
+               launch["shared_ideal_wavefronts"] >= launch["shared_requests"],
+               f"{what}: a shared request takes at least its ideal "
+               "wavefronts, and at least one")
         expect(launch["instructions"]["load_store"] >= requests,
                f"{what}: requests are load/store instructions")
 

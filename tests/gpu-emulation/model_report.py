@@ -7,8 +7,8 @@ pointing at a file of its own, and prints per kernel what the emulator
 counted for its launches (entries `<kernel>_k<N>`) against the bytes it
 must move: DRAM bytes through the emulator's L2 model, the sector bytes
 the blocks' L1 sent to the L2, the share of the sector bytes requests
-touched that the lanes used and the extra shared-memory wavefronts per
-request. Exit 1 when a
+touched that the lanes used and the shared-memory wavefronts beyond the
+ideal per request (bank conflicts). Exit 1 when a
 run fails or the counters are inconsistent.
 
 usage: model_report.py EXECUTABLE [--module NAME] [--json FILE]
@@ -76,7 +76,8 @@ def main():
                "sector_efficiency":
                    total("global_bytes_requested") / sectors if sectors else 1,
                "bank_conflicts":
-                   (total("shared_wavefronts") - shared) / shared
+                   (total("shared_wavefronts") -
+                    total("shared_ideal_wavefronts")) / shared
                    if shared else 0}
         if (total("global_bytes_requested") > sectors or l2 < 0 or
                 total("dram_read_bytes") > l2):
@@ -94,7 +95,7 @@ def main():
     print("(DRAM: through the emulator's 50 MiB L2, cold at the start of "
           "the call; L2: the sector bytes the blocks' L1 sent to the L2; "
           "sectors: the share of the sector bytes requests touched used; "
-          "conflicts: extra shared wavefronts per request)")
+          "conflicts: shared wavefronts beyond the ideal per request)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"kernels": rows}, f, indent=1)

@@ -75,8 +75,14 @@ void countWarpAccess(const std::vector<LaneAccess> &group, uint32_t line,
     for (uint64_t word : units)
       worst = std::max(worst, ++perBank[word % kBanks]);
     uint64_t minimum = (units.size() + kBanks - 1) / kBanks;
+    uint64_t wavefronts = std::max(worst, minimum);
     ++c.sharedRequests;
-    c.sharedWavefronts += std::max(worst, minimum);
+    c.sharedWavefronts += wavefronts;
+    c.sharedIdealWavefronts += minimum;
+    LaunchCounters::SharedLineCounters &perLine = c.sharedLines[line];
+    ++perLine.requests;
+    perLine.wavefronts += wavefronts;
+    perLine.idealWavefronts += minimum;
     return;
   }
   uint64_t bytes = distinctBytes(group);
@@ -238,7 +244,14 @@ void LaunchCounters::add(const LaunchCounters &o) {
     mine.sectors += counters.sectors;
     mine.bytes += counters.bytes;
   }
+  for (const auto &[line, counters] : o.sharedLines) {
+    SharedLineCounters &mine = sharedLines[line];
+    mine.requests += counters.requests;
+    mine.wavefronts += counters.wavefronts;
+    mine.idealWavefronts += counters.idealWavefronts;
+  }
   sharedWavefronts += o.sharedWavefronts;
+  sharedIdealWavefronts += o.sharedIdealWavefronts;
 }
 
 std::string LaunchCounters::toJson(const Entry &entry, const uint32_t grid[3],
@@ -267,6 +280,7 @@ std::string LaunchCounters::toJson(const Entry &entry, const uint32_t grid[3],
      << ", \"dram_write_bytes\": " << dramWriteBytes
      << ", \"shared_requests\": " << sharedRequests
      << ", \"shared_wavefronts\": " << sharedWavefronts
+     << ", \"shared_ideal_wavefronts\": " << sharedIdealWavefronts
      << ", \"global_lines\": [";
   bool first = true;
   for (const auto &[line, counters] : globalLines) {
@@ -274,6 +288,15 @@ std::string LaunchCounters::toJson(const Entry &entry, const uint32_t grid[3],
        << ", \"requests\": " << counters.requests
        << ", \"sectors\": " << counters.sectors
        << ", \"bytes\": " << counters.bytes << "}";
+    first = false;
+  }
+  os << "], \"shared_lines\": [";
+  first = true;
+  for (const auto &[line, counters] : sharedLines) {
+    os << (first ? "" : ", ") << "{\"line\": " << line
+       << ", \"requests\": " << counters.requests
+       << ", \"wavefronts\": " << counters.wavefronts
+       << ", \"ideal_wavefronts\": " << counters.idealWavefronts << "}";
     first = false;
   }
   os << "]}";

@@ -79,13 +79,23 @@ struct LaunchCounters {
   uint64_t l1HitSectors = 0;
   /// Through the L2 model: sectors read from DRAM, sectors written back.
   uint64_t dramReadBytes = 0, dramWriteBytes = 0;
-  uint64_t sharedRequests = 0, sharedWavefronts = 0;
+  /// Shared warp instructions, the wavefronts they took and the fewest
+  /// they could have taken (one per 128 bytes of distinct words: 128-bit
+  /// accesses of a warp take four however they fall), as Nsight Compute's
+  /// "ideal" wavefronts; bank conflicts are the difference.
+  uint64_t sharedRequests = 0, sharedWavefronts = 0, sharedIdealWavefronts = 0;
   /// Per PTX line of a global access: requests, sectors and bytes asked
   /// for, to find the instruction that wastes its sectors.
   struct LineCounters {
     uint64_t requests = 0, sectors = 0, bytes = 0;
   };
   std::map<uint32_t, LineCounters> globalLines;
+  /// Per PTX line of a shared access: requests and their wavefronts, to
+  /// find the instruction whose lanes conflict on banks.
+  struct SharedLineCounters {
+    uint64_t requests = 0, wavefronts = 0, idealWavefronts = 0;
+  };
+  std::map<uint32_t, SharedLineCounters> sharedLines;
 
   void add(const LaunchCounters &other);
   /// One line of JSON naming the kernel, its launch shape and what the

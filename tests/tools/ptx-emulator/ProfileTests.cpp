@@ -229,13 +229,52 @@ TEST_CASE("a shared-memory transpose conflicts on every bank unless padded",
   // words of one bank, 32 wavefronts.
   CHECK(plain.sharedRequests == 64);
   CHECK(plain.sharedWavefronts == 32 + 32 * 32);
+  CHECK(plain.sharedIdealWavefronts == 64);
   CHECK(plain.instructions[static_cast<int>(InstClass::Barrier)] == 32);
+  // Per PTX line: the store's one wavefront a request, the load's 32.
+  REQUIRE(plain.sharedLines.size() == 2);
+  CHECK(plain.sharedLines.begin()->second.requests == 32);
+  CHECK(plain.sharedLines.begin()->second.wavefronts == 32);
+  CHECK(plain.sharedLines.rbegin()->second.requests == 32);
+  CHECK(plain.sharedLines.rbegin()->second.wavefronts == 32 * 32);
 
   Buffer paddedOut(1024);
   LaunchCounters padded = profile(transpose(33), {&in, &paddedOut}, 1, 32, 32);
   CHECK(paddedOut.data[1 * 32 + 2] == in.data[2 * 32 + 1]);
   CHECK(padded.sharedRequests == 64);
   CHECK(padded.sharedWavefronts == 64);
+  CHECK(padded.sharedIdealWavefronts == 64);
+}
+
+TEST_CASE("128-bit shared accesses take four wavefronts a warp, none of "
+          "them a conflict",
+          "[profile]") {
+  Buffer in(128), out(128);
+  // Lane i stores in[4i .. 4i+3] to tile[4i ..] and reads back the run of
+  // lane 31 - i.
+  LaunchCounters c = profile(kernel(R"(
+  .shared .align 16 .b8 tile[512];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];
+  mov.u64 %rd5, tile;
+  add.s64 %rd6, %rd5, %rd3;
+  st.shared.v4.f32 [%rd6], {%f1, %f2, %f3, %f4};
+  bar.sync 0;
+  sub.s32 %r2, 31, %r1;
+  mul.wide.u32 %rd7, %r2, 16;
+  add.s64 %rd8, %rd5, %rd7;
+  ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%rd8];
+  add.s64 %rd9, %rd2, %rd3;
+  st.global.v4.f32 [%rd9], {%f1, %f2, %f3, %f4};
+)"),
+                             {&in, &out}, 1, 32);
+  CHECK(out.data[0] == 124.0f);
+  CHECK(out.data[127] == 3.0f);
+  CHECK(c.sharedRequests == 2);
+  CHECK(c.sharedWavefronts == 8);
+  CHECK(c.sharedIdealWavefronts == 8);
 }
 
 TEST_CASE("a row read twice comes from DRAM once", "[profile]") {
