@@ -112,7 +112,8 @@ module {
 // branch, so exp(x - max) is computed once for the sum and the division. Other rows: each op walks
 // the row with a strided loop. Either way: a subgroup reduction (the target
 // stage makes it warp butterflies), 8 warp partials in shared memory.
-// CHECK:         gpu.func @softmax_k1(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[PART2:.+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// (Its workgroup buffers are declared 16-byte aligned: `llvm.align`.)
+// CHECK:         gpu.func @softmax_k1(%{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?x?xf32>, %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>) workgroup(%[[PART:.+]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[PART2:.+]] : memref<8xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:           %[[OUTFLAT:.+]] = memref.collapse_shape
 // CHECK:           %[[XFLAT:.+]] = memref.collapse_shape
 // CHECK:           arith.cmpi ult, %{{.+}}, %c4097 : index
@@ -145,5 +146,5 @@ module {
 
 // CHECK:       gpu.module @gfx942 attributes {accy.target = "gfx942"}
 // CHECK:         gpu.func @softmax_k0({{.*}}) kernel
-// CHECK:         gpu.func @softmax_k1({{.*}}) workgroup(%{{.+}} : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.func @softmax_k1({{.*}}) workgroup(%{{.+}} : memref<4xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:           gpu.subgroup_reduce  maximumf %{{.+}} uniform : (f32) -> f32

@@ -35,7 +35,9 @@ module {
 // CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "tiled_contraction"}]
 // CHECK-NOT:     linalg.
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<8x132xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<8x132xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[WG:.+]] : memref<8448xi8, #gpu.address_space<workgroup>>)
+// CHECK:           %[[AT:.+]] = memref.view %[[WG]][%c0{{.*}}][] : memref<8448xi8, #gpu.address_space<workgroup>> to memref<8x132xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[BT:.+]] = memref.view %[[WG]][%c4224{{.*}}][] : memref<8448xi8, #gpu.address_space<workgroup>> to memref<8x132xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[FIRST:.+]]:8 = scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-COUNT-4:     memref.load %[[A]]
 // CHECK-COUNT-4:     memref.load %[[B]]
@@ -66,13 +68,28 @@ module {
 // CHECK:             scf.for {{.*}} -> ({{(f32, ){63}f32}})
 // CHECK-COUNT-8:       memref.load %[[AT]]
 // CHECK-COUNT-8:       memref.load %[[BT]]
-// CHECK-COUNT-64:    scf.if
-// CHECK-NEXT:          memref.store %[[PART]]#{{[0-9]+}}, %[[C]]
-// CHECK-NOT:         memref.store
+// The outputs go through the staging rows, in the bytes of the operand
+// tiles once every thread is past them, a row of the micro-tiles at a
+// time: eight puts, a barrier, eight guarded stores of staged values.
+// CHECK:             gpu.barrier
+// CHECK:             %[[ST:.+]] = memref.view %[[WG]][%c0{{.*}}][] : memref<8448xi8, #gpu.address_space<workgroup>> to memref<16x129xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-8:     memref.store %[[PART]]#{{[0-9]+}}, %[[ST]][
+// CHECK-NEXT:        gpu.barrier
+// CHECK:             %[[STAGED:.+]] = memref.load %[[ST]]
+// CHECK:             scf.if
+// CHECK-NEXT:          memref.store %[[STAGED]], %[[C]]
+// CHECK-COUNT-7:     memref.store %{{.+}}, %[[C]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:        memref.store %[[PART]]#8, %[[ST]][
+// CHECK-COUNT-7:     memref.store %[[PART]]#{{[0-9]+}}, %[[ST]][
+// CHECK-NEXT:        gpu.barrier
+// CHECK-COUNT-56:    memref.store %{{.+}}, %[[C]]
+// CHECK-NOT:         memref.store %{{.+}}, %[[C]]
 // CHECK:           gpu.terminator
 
 // AMD-LABEL: func.func @mm__gfx942(
-// AMD:         gpu.launch {{.*}} threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%{{.+}} : memref<8x132xf32, #gpu.address_space<workgroup>>, %{{.+}} : memref<8x132xf32, #gpu.address_space<workgroup>>)
+// AMD:         gpu.launch {{.*}} threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%{{.+}} : memref<8448xi8, #gpu.address_space<workgroup>>)
 // AMD:           scf.for {{.*}} -> ({{(f32, ){71}f32}})
 
 // -----
@@ -111,7 +128,9 @@ module {
 // CHECK:         %[[TILESN:.+]] = arith.ceildivui %c36, %c32
 // CHECK:         %[[TILES:.+]] = arith.muli %[[TILESN]], %[[TILESM]]
 // CHECK:         %[[GRID:.+]] = arith.muli %[[TILES]], %c2
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[AT:.+]] : memref<8x36xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<8x36xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[WG:.+]] : memref<2304xi8, #gpu.address_space<workgroup>>)
+// CHECK:           %[[AT:.+]] = memref.view %[[WG]][%c0{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<8x36xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[BT:.+]] = memref.view %[[WG]][%c1152{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<8x36xf32, #gpu.address_space<workgroup>>
 // CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32)
 // CHECK:             scf.for %[[KK:.+]] = %{{.+}} to %c8{{.*}} step %c1{{.*}} -> (f32, f32, f32, f32)
 // CHECK-COUNT-2:       memref.load %[[AT]][%[[KK]]
@@ -120,13 +139,18 @@ module {
 // CHECK-NOT:           arith.mulf
 // CHECK:               scf.yield
 // CHECK:           %[[PART:.+]]:4 = scf.if %{{.+}} -> (f32, f32, f32, f32)
-// CHECK-COUNT-4:   scf.if
-// CHECK-NOT:         memref.store
-// CHECK:             memref.load %[[BIAS]]
-// CHECK:             arith.addf
-// CHECK:             arith.maximumf
-// CHECK:             memref.store %{{.+}}, %[[OUT]]
-// CHECK-NOT:       memref.store
+// CHECK:             %[[ST:.+]] = memref.view %[[WG]][%c0{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<16x33xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-2:     memref.store %[[PART]]#{{[0-3]}}, %[[ST]]
+// CHECK-NEXT:        gpu.barrier
+// CHECK:             %[[STAGED:.+]] = memref.load %[[ST]]
+// CHECK:             scf.if
+// CHECK-NOT:           memref.store
+// CHECK:               memref.load %[[BIAS]]
+// CHECK:               arith.addf
+// CHECK:               arith.maximumf
+// CHECK:               memref.store %{{.+}}, %[[OUT]]
+// CHECK-COUNT-3:     memref.store %{{.+}}, %[[OUT]]
+// CHECK-NOT:       memref.store %{{.+}}, %[[OUT]]
 // CHECK:           gpu.terminator
 
 // -----
@@ -155,7 +179,8 @@ module {
 // CHECK-SAME:    %[[A:[^:]+]]: memref<2x40x20xf32>, %[[B:[^:]+]]: memref<2x20x36xf32>, %[[MM:[^:]+]]: memref<2x40x36xf32> {accy.result = 0 : i64}, %[[RELU:[^:]+]]: memref<2x40x36xf32> {accy.result = 1 : i64}
 // CHECK:           gpu.launch
 // CHECK:           %[[PART:.+]]:4 = scf.if %{{.+}} -> (f32, f32, f32, f32)
-// CHECK:             memref.store %[[PART]]#{{[0-3]}}, %[[MM]]
+// CHECK:               %[[STAGED:.+]] = memref.load {{.+}} : memref<16x33xf32
+// CHECK:               memref.store %[[STAGED]], %[[MM]]
 // CHECK-NOT:       gpu.terminator
 // CHECK:             arith.maximumf
 // CHECK:             memref.store %{{.+}}, %[[RELU]]

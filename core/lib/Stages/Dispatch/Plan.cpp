@@ -233,9 +233,15 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
       int64_t threads = kContractionThreadsPerSide;
       block = {threads, threads, 1};
       tile = {t, t, tk};
-      sharedBytes = tk * (t + kContractionTilePad) *
-                    (elementBytes(op->getOperand(shape.lhsInput).getType()) +
-                     elementBytes(op->getOperand(shape.rhsInput).getType()));
+      // The two operand tiles during the K loop, then in the same bytes
+      // the outputs' staging rows (a row of every thread's micro-tile:
+      // `threads` x T, and the pad).
+      sharedBytes =
+          std::max(tk * (t + kContractionTilePad) *
+                       (elementBytes(op->getOperand(shape.lhsInput).getType()) +
+                        elementBytes(op->getOperand(shape.rhsInput).getType())),
+                   threads * (t + kContractionStagingPad) *
+                       elementBytes(op.getDpsInits()[0].getType()));
       break;
     }
     case Schedule::Scan:

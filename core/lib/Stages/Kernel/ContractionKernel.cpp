@@ -23,20 +23,27 @@ using namespace accy::kernel;
 
 namespace {
 
-/// The offsets in its block's tile (of side `side`) of the `micro` rows or
-/// columns of the thread at `coord` along that side. They come in runs of
-/// up to four consecutive ones, run r of every thread at `r * side / runs`:
-/// the threads of a subgroup then read one run each from consecutive
-/// addresses of workgroup memory (128-bit reads without bank conflicts),
-/// and store consecutive outputs.
-SmallVector<Value> microOffsets(Ix &ix, Value coord, int64_t micro,
-                                int64_t side) {
+/// Consecutive threads that store consecutive outputs: 128 bytes of f32, a
+/// warp's request on NVIDIA, half a wavefront's on AMD.
+constexpr int64_t kStoreLanes = 32;
+
+/// The offset in its block's tile (of side `side`) of the i-th of the
+/// `micro` rows or columns of the thread at `coord` along that side. They
+/// come in runs of up to four consecutive ones, run r of every thread at
+/// `r * side / runs`: the threads of a subgroup then read one run each
+/// from consecutive addresses of workgroup memory (128-bit reads without
+/// bank conflicts).
+Value microOffset(Ix &ix, Value coord, int64_t i, int64_t micro, int64_t side) {
   int64_t run = micro % 4 == 0 ? 4 : micro % 2 == 0 ? 2 : 1;
   int64_t runs = micro / run;
-  Value start = ix.mul(coord, run);
+  return ix.add(ix.mul(coord, run), ix.c(i / run * (side / runs) + i % run));
+}
+
+SmallVector<Value> microOffsets(Ix &ix, Value coord, int64_t micro,
+                                int64_t side) {
   SmallVector<Value> offsets;
   for (int64_t i = 0; i < micro; ++i)
-    offsets.push_back(ix.add(start, ix.c(i / run * (side / runs) + i % run)));
+    offsets.push_back(microOffset(ix, coord, i, micro, side));
   return offsets;
 }
 
@@ -72,7 +79,7 @@ struct ContractionKernel {
 
   // Set inside the launch.
   SmallVector<Value> sizes, batchIvs;
-  Value zero;
+  Value zero, workgroup;
 
   /// The iteration point at (mv, nv, kv) of this block's batch element.
   SmallVector<Value> ivsAt(Value mv, Value nv, Value kv) {
@@ -187,6 +194,37 @@ struct ContractionKernel {
     return next;
   }
 
+  /// Workgroup memory holds the two operand tiles during the K loop, then
+  /// the outputs' staging rows in the same bytes.
+  MemRefType lhsTile() {
+    return workgroupBuffer({bk, bm + kContractionTilePad},
+                           elementOf(op->getOperand(shape.lhsInput)));
+  }
+  MemRefType rhsTile() {
+    return workgroupBuffer({bk, bn + kContractionTilePad},
+                           elementOf(op->getOperand(shape.rhsInput)));
+  }
+  /// A row of every thread's micro-tile, with a column more than the tile
+  /// (kContractionStagingPad) so that the puts stay scalar: the AMDGPU backend
+  /// merged four into a 128-bit LDS store, which wants four accumulators in
+  /// consecutive registers, and its register allocator paid for that with
+  /// copies (`mlp_k0` on gfx942: 162 -> 218 VGPRs, three waves a SIMD to
+  /// two). NVPTX's registers are the same either way.
+  MemRefType stagingRows() {
+    return workgroupBuffer({plan.block[1], bn + kContractionStagingPad},
+                           elementOf(op.getDpsInitOperand(0)->get()));
+  }
+  int64_t workgroupBytes() {
+    auto bytes = [](MemRefType type) {
+      return type.getNumElements() * storedBytes(type.getElementType());
+    };
+    return std::max(bytes(lhsTile()) + bytes(rhsTile()), bytes(stagingRows()));
+  }
+  Value workgroupView(Ix &ix, int64_t offset, MemRefType type) {
+    return rw.create<memref::ViewOp>(loc, type, workgroup, ix.c(offset),
+                                     ValueRange{});
+  }
+
   FailureOr<Operation *> build();
 };
 
@@ -203,12 +241,12 @@ FailureOr<Operation *> ContractionKernel::build() {
       host.product(select(hostSizes, shape.batchDims)));
   gpu::LaunchOp launch = createLaunch(
       rw, loc, grid, plan.block,
-      {workgroupBuffer({bk, bm + kContractionTilePad}, elementOf(lhs->get())),
-       workgroupBuffer({bk, bn + kContractionTilePad}, elementOf(rhs->get()))});
+      TypeRange{workgroupBuffer({workgroupBytes()}, rw.getI8Type())});
   OpBuilder::InsertionGuard guard(rw);
   rw.setInsertionPoint(launch.getBody().front().getTerminator());
   Ix ix{rw, loc};
   zero = ix.c(0);
+  workgroup = launch.getWorkgroupAttributions()[0];
   sizes = loopSizes(rw, loc, op);
   Value tilesN = ix.ceilDiv(sizes[n], bn), tilesM = ix.ceilDiv(sizes[m], bm);
   Value block = launch.getBlockIds().x;
@@ -241,9 +279,14 @@ FailureOr<Operation *> ContractionKernel::build() {
                                              ix.minU(col, lastN), zero)));
 
   TileCopy lhsCopy =
-      planCopy(ix, tid, m0, lhs, launch.getWorkgroupAttributions()[0], true);
+      planCopy(ix, tid, m0, lhs, workgroupView(ix, 0, lhsTile()), true);
   TileCopy rhsCopy =
-      planCopy(ix, tid, n0, rhs, launch.getWorkgroupAttributions()[1], false);
+      planCopy(ix, tid, n0, rhs,
+               workgroupView(ix,
+                             lhsTile().getNumElements() *
+                                 storedBytes(lhsTile().getElementType()),
+                             rhsTile()),
+               false);
   auto stepAt = [&](Value kk, Value kv, ValueRange accs) {
     return step(lhsCopy, rhsCopy, rowOffsets, rows, colOffsets, cols, kk, kv,
                 accs);
@@ -294,8 +337,8 @@ FailureOr<Operation *> ContractionKernel::build() {
     OpBuilder::InsertionGuard stepGuard(rw);
     rw.setInsertionPointToStart(steps.getBody());
     Value kk = steps.getInductionVar();
-    rw.create<scf::YieldOp>(loc, stepAt(kk, Ix{rw, loc}.add(from, kk),
-                                        steps.getRegionIterArgs()));
+    rw.create<scf::YieldOp>(
+        loc, stepAt(kk, Ix{rw, loc}.add(from, kk), steps.getRegionIterArgs()));
     return SmallVector<Value>(steps.getResults());
   };
 
@@ -342,24 +385,54 @@ FailureOr<Operation *> ContractionKernel::build() {
     putBoth(afterWhole.drop_front(accCount));
     rw.create<gpu::BarrierOp>(loc);
     Ix in{rw, loc};
-    rw.create<scf::YieldOp>(loc,
-                            stepLoop(kWhole, in.sub(kSize, kWhole),
-                                     afterWhole.take_front(accCount)));
+    rw.create<scf::YieldOp>(loc, stepLoop(kWhole, in.sub(kSize, kWhole),
+                                          afterWhole.take_front(accCount)));
     rw.setInsertionPointToStart(part.elseBlock());
     rw.create<scf::YieldOp>(loc, afterWhole.take_front(accCount));
   }
 
+  // The outputs leave through workgroup memory, one row of the micro-tiles
+  // at a time: each thread puts its TN accumulators of row i at
+  // `stage[ty][column]`, then takes TN staged elements so that a subgroup's
+  // stores (and an epilogue's loads at the same points) cover whole
+  // sectors: `lanes` consecutive threads take consecutive columns of one
+  // staged row, and a thread its columns `lanes` apart in as few rows as
+  // it can (each row is a 64-bit multiply for its address). Stored from
+  // the micro-tiles, a warp's lanes wrote outputs four apart: 16 sectors a
+  // request, a quarter of their bytes used.
   // Each output in bounds is stored, then the epilogues run at its point.
-  for (auto [i, row] : llvm::enumerate(rows))
-    for (auto [j, col] : llvm::enumerate(cols)) {
+  rw.create<gpu::BarrierOp>(loc);
+  Value stage = workgroupView(ix, 0, stagingRows());
+  int64_t lanes = std::min<int64_t>(bn, kStoreLanes), chunks = bn / lanes;
+  Value lane = ix.rem(tid, ix.c(lanes));
+  Value firstStagedRow = ix.mul(ix.div(tid, ix.c(lanes)), tn / chunks);
+  for (int64_t i = 0; i < tm; ++i) {
+    for (auto [j, c] : llvm::enumerate(colOffsets))
+      rw.create<memref::StoreOp>(loc, part.getResult(i * tn + j), stage,
+                                 ValueRange{ty, c});
+    rw.create<gpu::BarrierOp>(loc);
+    for (int64_t q = 0; q < tn; ++q) {
+      Value stagedRow = ix.add(firstStagedRow, ix.c(q / chunks));
+      Value stagedCol = ix.add(lane, ix.c(q % chunks * lanes));
+      Value row = ix.add(m0, microOffset(ix, stagedRow, i, tm, bm));
+      Value col = ix.add(n0, stagedCol);
+      // Read before the check: within the staging rows whatever the
+      // bounds, and the check's block keeps only the epilogue's and the
+      // store's address arithmetic, which speculative execution then moves
+      // out of it (docs/internals.md, "The LLVM pipeline").
+      Value value = rw.create<memref::LoadOp>(loc, stage,
+                                              ValueRange{stagedRow, stagedCol});
       auto store = rw.create<scf::IfOp>(
           loc, ix.both(ix.lt(row, sizes[m]), ix.lt(col, sizes[n])),
           /*withElseRegion=*/false);
       OpBuilder::InsertionGuard storeGuard(rw);
       rw.setInsertionPointToStart(store.thenBlock());
-      storeResult(rw, loc, op, output, part.getResult(i * tn + j),
-                  ivsAt(row, col, zero), plan);
+      storeResult(rw, loc, op, output, value, ivsAt(row, col, zero), plan);
     }
+    // The next row's puts wait until every thread took this row's values.
+    if (i + 1 < tm)
+      rw.create<gpu::BarrierOp>(loc);
+  }
   return launch.getOperation();
 }
 
@@ -377,9 +450,11 @@ FailureOr<Operation *> accy::kernel::buildContractionKernel(
                         "and block = [BN / TN, BM / TM, 1]");
   int64_t bm = plan.tile[0], bn = plan.tile[1], bk = plan.tile[2];
   int64_t threads = plan.block[0] * plan.block[1];
-  // Each thread copies elements of one row of each operand tile.
+  // Each thread copies elements of one row of each operand tile, and
+  // stores TN outputs in TN * lanes / BN rows (kStoreLanes).
   if (threads % bm != 0 || threads % bn != 0 || (bm * bk) % threads != 0 ||
-      (bn * bk) % threads != 0)
+      (bn * bk) % threads != 0 ||
+      std::min<int64_t>(bn, kStoreLanes) % plan.block[0] != 0)
     return op.emitError() << "tiled-contraction tiles of " << bm << "x" << bk
                           << " and " << bk << "x" << bn
                           << " do not split into rows of whole elements "

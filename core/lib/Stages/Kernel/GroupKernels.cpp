@@ -5,7 +5,8 @@
 // name, its block size, its grid size and every argument as an expression
 // over the entry's argument dimensions, and, for a launch the launch
 // function makes under a condition on the sizes, that condition (see
-// docs/abi.md): `choir.kernels = #choir.kernel_summary<...>`.
+// docs/abi.md): `choir.kernels = #choir.kernel_summary<...>`. Each kernel's
+// workgroup buffers are declared 16-byte aligned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,17 @@ int64_t workgroupBytes(gpu::GPUFuncOp func) {
     bytes += type.getNumElements() * ((bits + 7) / 8);
   }
   return bytes;
+}
+
+/// Kernels read and write their workgroup buffers 128 bits at a time (a
+/// contraction's operand tiles and staging rows), which the backends'
+/// vectorizers do only where the buffer's start is 16-byte aligned; the
+/// GPU lowering declares a buffer aligned as its `llvm.align` says, and
+/// without it as its element (a byte buffer: 1).
+void alignWorkgroupBuffers(gpu::GPUFuncOp func) {
+  Builder b(func.getContext());
+  for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
+    func.setWorkgroupAttributionAttr(i, "llvm.align", b.getI64IntegerAttr(16));
 }
 
 struct GroupKernelsPass
@@ -137,6 +149,7 @@ struct GroupKernelsPass
         std::string name = (kernelName + "_k" + Twine(index)).str();
         kernelFunc.setName(name);
         kernelFunc->moveBefore(module.getBody()->getTerminator());
+        alignWorkgroupBuffers(kernelFunc);
         if (source.getBody()->without_terminator().empty())
           source.erase();
         launch->setAttr(

@@ -67,6 +67,9 @@ struct DispatchShape {
 /// workgroup memory (`[BK][BM + pad]`): threads copying consecutive K of
 /// one row then store to distinct banks.
 inline constexpr int64_t kContractionTilePad = 4;
+/// Elements past the end of each of the tiled contraction's output staging
+/// rows in workgroup memory (ContractionKernel.cpp says why).
+inline constexpr int64_t kContractionStagingPad = 1;
 
 /// Classifies a linalg op on tensors or buffers (see
 /// `accy-choir-plan-schedule` for the rules).
