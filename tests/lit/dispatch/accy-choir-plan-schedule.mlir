@@ -390,3 +390,54 @@ module {
 // CHECK-LABEL: module @scan_of_broadcast
 // CHECK:       = linalg.generic
 // CHECK-SAME:    choir.plan = #choir.plan<scan, combiner = "addf"
+
+// -----
+
+// Elementwise ops whose operands are contiguous along two loops: the
+// transposed copy (its output contiguous along i, its input along j) and
+// `x + transpose(y)` are tiled 32 x 32, a tile of workgroup memory (32 x
+// 33 elements) for each operand contiguous along the other loop than the
+// first output's and varying along both (for the sum, the transposed
+// read of y). A broadcast of a column (the same element for every thread
+// along j) and a transpose with a static side below a tile keep the
+// one-dimensional mapping.
+
+#ij = affine_map<(i, j) -> (i, j)>
+#ji = affine_map<(i, j) -> (j, i)>
+#i = affine_map<(i, j) -> (i)>
+module {
+  module @layouts attributes {accy.kernel = "layouts"} {
+    func.func @layouts(%x: tensor<?x?xf32>, %y: tensor<?x?xf64>, %v: tensor<?xf32>, %s: tensor<16x4096xf32>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}, %o1: tensor<?x?xf64> {accy.result = 1 : i64}, %o2: tensor<?x?xf32> {accy.result = 2 : i64}, %o3: tensor<4096x16xf32> {accy.result = 3 : i64}) -> (tensor<?x?xf32>, tensor<?x?xf64>, tensor<?x?xf32>, tensor<4096x16xf32>) attributes {accy.entry} {
+      %t = linalg.generic {indexing_maps = [#ij, #ji], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x?xf32>) outs(%o0 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        linalg.yield %a : f32
+      } -> tensor<?x?xf32>
+      %sum = linalg.generic {indexing_maps = [#ij, #ji, #ij], iterator_types = ["parallel", "parallel"]} ins(%y, %y : tensor<?x?xf64>, tensor<?x?xf64>) outs(%o1 : tensor<?x?xf64>) {
+      ^bb0(%a: f64, %b: f64, %o: f64):
+        %r = arith.addf %a, %b : f64
+        linalg.yield %r : f64
+      } -> tensor<?x?xf64>
+      %col = linalg.generic {indexing_maps = [#i, #ij], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<?xf32>) outs(%o2 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        linalg.yield %a : f32
+      } -> tensor<?x?xf32>
+      %narrow = linalg.generic {indexing_maps = [#ij, #ji], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<16x4096xf32>) outs(%o3 : tensor<4096x16xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        linalg.yield %a : f32
+      } -> tensor<4096x16xf32>
+      return %t, %sum, %col, %narrow : tensor<?x?xf32>, tensor<?x?xf64>, tensor<?x?xf32>, tensor<4096x16xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: module @layouts
+// CHECK:       linalg.generic
+// CHECK-SAME:    choir.plan = #choir.plan<elementwise, targets = {
+// CHECK-SAME:      gfx942 = #choir.launch<block = [256, 1, 1], tile = [32, 32], subgroup = 64, workgroup_memory = 4224>
+// CHECK-SAME:      sm_80 = #choir.launch<block = [256, 1, 1], tile = [32, 32], subgroup = 32, workgroup_memory = 4224>
+// CHECK:       linalg.generic
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [32, 32], subgroup = 32, workgroup_memory = 8448>
+// CHECK:       linalg.generic
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 32, workgroup_memory = 0>
+// CHECK:       linalg.generic
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 32, workgroup_memory = 0>

@@ -593,3 +593,42 @@ module {
 // CHECK:             scf.for %{{.+}} = %[[TID]] to %[[D]] step %c256
 // CHECK:               memref.load %[[X]][%[[ROW]], %{{.+}}]
 // CHECK:           gpu.subgroup_reduce  add %{{.+}} uniform : (f32) -> f32
+// -----
+
+// An elementwise op whose operands are contiguous along two loops (here
+// `x + transpose(y)`, its output and x along j, y along i) takes a block
+// of 32 x 8 threads per 32 x 32 tile of (i, j): y is read into a tile of
+// workgroup memory with consecutive threads along i (its rows a column
+// wider than the tile), then each point is computed with consecutive
+// threads along j, y's value read from a column of the tile.
+
+#ij = affine_map<(i, j) -> (i, j)>
+#ji = affine_map<(i, j) -> (j, i)>
+module {
+  module @add_transposed attributes {accy.kernel = "add_transposed"} {
+    func.func @add_transposed(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>, %out0: tensor<?x?xf32> {accy.result = 0 : i64}) -> tensor<?x?xf32> attributes {accy.entry} {
+      %r = linalg.generic {indexing_maps = [#ij, #ji, #ij], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<?x?xf32>, tensor<?x?xf32>) outs(%out0 : tensor<?x?xf32>) {
+      ^bb0(%a: f32, %b: f32, %o: f32):
+        %s = arith.addf %a, %b : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      return %r : tensor<?x?xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @add_transposed__sm_90(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>, %[[Y:[^:]+]]: memref<?x?xf32>, %[[OUT:[^:]+]]: memref<?x?xf32>
+// CHECK:         gpu.launch {{.*}} threads(%[[TX:.+]], %[[TY:.+]], %{{.+}}) in (%{{.+}} = %c32{{.*}}, %{{.+}} = %c8{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[TILE:.+]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4:   memref.store %{{.+}}, %[[TILE]][%{{.+}}, %[[TX]]]
+// CHECK-NOT:       memref.store %{{.+}}, %[[TILE]]
+// CHECK:           gpu.barrier
+// CHECK-NOT:       gpu.barrier
+// CHECK:           scf.if
+// CHECK:             memref.load %[[X]]
+// CHECK:             memref.load %[[TILE]][%[[TX]], %{{.+}}]
+// CHECK:             arith.addf
+// CHECK:             memref.store %{{.+}}, %[[OUT]]
+// CHECK-COUNT-3:   memref.store %{{.+}}, %[[OUT]]
+// CHECK-NOT:       memref.store
+// CHECK:           gpu.terminator

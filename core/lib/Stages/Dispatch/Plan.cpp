@@ -183,6 +183,74 @@ static ScanPlan planScan(linalg::LinalgOp op, const DispatchShape &shape,
   return plan;
 }
 
+/// The loop indexing the innermost dimension of `operand` (a projected
+/// permutation's last result), or nullopt (a scalar, a 0-d buffer, another
+/// map).
+static std::optional<unsigned> innermostLoop(linalg::LinalgOp op,
+                                             OpOperand &operand) {
+  auto type = dyn_cast<ShapedType>(operand.get().getType());
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (!type || type.getRank() == 0 || !map.isProjectedPermutation() ||
+      map.getNumResults() == 0)
+    return std::nullopt;
+  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+}
+
+/// Whether `operand` is contiguous along a loop other than `inner` and
+/// varies along `inner` too: consecutive threads along `inner` would touch
+/// a sector per element. (One that does not vary along `inner` is the same
+/// element for all of them.)
+static std::optional<unsigned>
+crossingLoop(linalg::LinalgOp op, OpOperand &operand, unsigned inner) {
+  std::optional<unsigned> loop = innermostLoop(op, operand);
+  if (!loop || *loop == inner ||
+      !op.getMatchingIndexingMap(&operand).isFunctionOfDim(inner))
+    return std::nullopt;
+  return loop;
+}
+
+bool TransposedLoops::isStaged(linalg::LinalgOp op, OpOperand &operand) const {
+  return crossingLoop(op, operand, inner) == across;
+}
+
+std::optional<TransposedLoops> accy::findTransposedLoops(linalg::LinalgOp op) {
+  if (op.getNumLoops() < 2 || op.getNumReductionLoops() != 0 ||
+      op.getNumDpsInits() == 0)
+    return std::nullopt;
+  std::optional<unsigned> inner = innermostLoop(op, *op.getDpsInitOperand(0));
+  if (!inner)
+    return std::nullopt;
+  std::optional<unsigned> across;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    // The kernel reads no output's old value, and stages integers and
+    // floats.
+    Type element = type.getElementType();
+    if ((op.isDpsInit(&operand) &&
+         !op.getMatchingBlockArgument(&operand).use_empty()) ||
+        !element.isIntOrFloat())
+      return std::nullopt;
+    if (!innermostLoop(op, operand))
+      return std::nullopt;
+    std::optional<unsigned> loop = crossingLoop(op, operand, *inner);
+    if (loop && across && *loop != *across)
+      return std::nullopt;
+    if (loop)
+      across = loop;
+  }
+  if (!across)
+    return std::nullopt;
+  for (unsigned loop : {*inner, *across}) {
+    std::optional<int64_t> size =
+        staticTripCount(op, [&](unsigned other) { return other == loop; });
+    if (size && *size < kTransposeTile)
+      return std::nullopt;
+  }
+  return TransposedLoops{*inner, *across};
+}
+
 choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
                                    ArrayRef<const TargetProfile *> targets,
                                    const RowPipeline &pipeline) {
@@ -202,6 +270,18 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
     ScanPlan scan;
     switch (shape.schedule) {
     case Schedule::Elementwise:
+      if (std::optional<TransposedLoops> loops = findTransposedLoops(op)) {
+        block = {kTransposeTile * kTransposeRows, 1, 1};
+        tile = {kTransposeTile, kTransposeTile};
+        // A tile of each staged operand, a column wider than the tile so
+        // that the threads reading a column of it hit distinct banks.
+        for (OpOperand &operand : op->getOpOperands())
+          if (loops->isStaged(op, operand))
+            sharedBytes += kTransposeTile * (kTransposeTile + 1) *
+                           elementBytes(operand.get().getType());
+        break;
+      }
+      [[fallthrough]];
     case Schedule::ThreadReduction: {
       int64_t threads =
           blockSizeFor(*profile, staticIteratorTripCount(op, false));

@@ -80,6 +80,14 @@ buildVectorElementwiseKernel(mlir::RewriterBase &rewriter,
                              mlir::linalg::LinalgOp op, const KernelPlan &plan,
                              int64_t width);
 
+/// Replaces elementwise `op`, whose operands are contiguous along `loops`'
+/// two loops, with a gpu.launch of a block per tile of the two, the
+/// operands contiguous along `loops.across` staged in workgroup memory
+/// (TransposeKernel.cpp).
+mlir::FailureOr<mlir::Operation *>
+buildTransposeKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                     const KernelPlan &plan, const TransposedLoops &loops);
+
 /// Replaces `op` with a gpu.launch for the reduction, contraction and scan
 /// schedules (and the thread schedule used for zero-dimensional elementwise
 /// ops). Returns the number of launches made, or emits an error and

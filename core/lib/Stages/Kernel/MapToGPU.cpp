@@ -157,13 +157,20 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
       kp.initValues = initValues.lookup(op);
       int64_t dispatch = getDispatchId(op);
       unsigned count = 1;
-      if (int64_t width = kp.schedule == Schedule::Elementwise
-                              ? vectorWidth(op)
-                              : 0) {
+      if (kp.schedule == Schedule::Elementwise && kp.tile.size() == 2) {
+        // Planned as a tile of two loops (findTransposedLoops).
+        std::optional<TransposedLoops> loops = findTransposedLoops(op);
+        if (!loops)
+          return op.emitError("dispatch planned as a tile of two loops does "
+                              "not access its operands along two loops");
+        if (failed(buildTransposeKernel(rewriter, op, kp, *loops)))
+          return failure();
+      } else if (int64_t width = kp.schedule == Schedule::Elementwise
+                                     ? vectorWidth(op)
+                                     : 0) {
         if (failed(buildVectorElementwiseKernel(rewriter, op, kp, width)))
           return failure();
-      } else if (kp.schedule == Schedule::Elementwise &&
-                 op.getNumLoops() > 0) {
+      } else if (kp.schedule == Schedule::Elementwise && op.getNumLoops() > 0) {
         if (failed(buildElementwiseLoops(rewriter, op, kp)))
           return failure();
       } else {

@@ -71,6 +71,27 @@ inline constexpr int64_t kContractionTilePad = 4;
 /// rows in workgroup memory (ContractionKernel.cpp says why).
 inline constexpr int64_t kContractionStagingPad = 1;
 
+/// An elementwise op whose operands are not all contiguous along one loop
+/// (a transpose, or an op reading one operand transposed): each operand's
+/// innermost dimension is indexed by loop `inner` (the first output's) or
+/// by loop `across`. Its GPU kernel tiles the two loops by
+/// kTransposeTile x kTransposeTile and stages the operands contiguous
+/// along `across` in workgroup memory (TransposeKernel.cpp); its plan
+/// says so with `tile = [kTransposeTile, kTransposeTile]`.
+struct TransposedLoops {
+  unsigned inner = 0, across = 0;
+  /// Whether `operand` is contiguous along `across` (staged).
+  bool isStaged(mlir::linalg::LinalgOp op, mlir::OpOperand &operand) const;
+};
+inline constexpr int64_t kTransposeTile = 32;
+/// The rows of the tile the threads of a block take at a time (a block of
+/// kTransposeTile x kTransposeRows threads).
+inline constexpr int64_t kTransposeRows = 8;
+
+/// The loops of `op` when it is such an op, of at least a tile's elements
+/// where its sizes are static; else nullopt.
+std::optional<TransposedLoops> findTransposedLoops(mlir::linalg::LinalgOp op);
+
 /// Classifies a linalg op on tensors or buffers (see
 /// `accy-choir-plan-schedule` for the rules).
 DispatchShape classifyDispatch(mlir::linalg::LinalgOp op);

@@ -55,7 +55,10 @@ def Choir_LaunchAttr : Choir_Attr<"Launch", "launch"> {
   let description = [{
     Threads of a block (x, y, z), the iteration tile a block takes, the
     subgroup (warp, wavefront) size and the workgroup memory a block needs
-    in bytes. Fields of one schedule, zero (and not printed) otherwise:
+    in bytes. An elementwise dispatch with `tile = [32, 32]` is tiled over
+    the two loops its operands are contiguous along (`findTransposedLoops`,
+    TransposeKernel.cpp). Fields of one schedule, zero (and not printed)
+    otherwise:
     - row reductions of a length known only at run time:
       `rows_per_block` subgroups a block, each taking a row of at most
       `subgroup_rows_up_to` elements;
