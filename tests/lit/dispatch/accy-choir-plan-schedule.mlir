@@ -441,3 +441,43 @@ module {
 // CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 32, workgroup_memory = 0>
 // CHECK:       linalg.generic
 // CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [256], subgroup = 32, workgroup_memory = 0>
+
+// -----
+
+// Rows reduce in subgroups whatever the width of the combined values from
+// 8 to 64 bits (narrower ones widened into 32-bit shuffles, 64-bit ones in
+// two): f16 max and i64 sum are row reductions; booleans (i1) keep a
+// thread per row.
+
+#rows = affine_map<(n, d) -> (n, d)>
+#row = affine_map<(n, d) -> (n)>
+module {
+  module @widths attributes {accy.kernel = "widths"} {
+    func.func @widths(%h: tensor<?x?xf16>, %l: tensor<?x?xi64>, %b: tensor<?x?xi1>, %o0: tensor<?xf16> {accy.result = 0 : i64}, %o1: tensor<?xi64> {accy.result = 1 : i64}, %o2: tensor<?xi1> {accy.result = 2 : i64}) -> (tensor<?xf16>, tensor<?xi64>, tensor<?xi1>) attributes {accy.entry} {
+      %max = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]} ins(%h : tensor<?x?xf16>) outs(%o0 : tensor<?xf16>) {
+      ^bb0(%a: f16, %acc: f16):
+        %m = arith.maximumf %acc, %a : f16
+        linalg.yield %m : f16
+      } -> tensor<?xf16>
+      %sum = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]} ins(%l : tensor<?x?xi64>) outs(%o1 : tensor<?xi64>) {
+      ^bb0(%a: i64, %acc: i64):
+        %s = arith.addi %acc, %a : i64
+        linalg.yield %s : i64
+      } -> tensor<?xi64>
+      %any = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]} ins(%b : tensor<?x?xi1>) outs(%o2 : tensor<?xi1>) {
+      ^bb0(%a: i1, %acc: i1):
+        %o = arith.ori %acc, %a : i1
+        linalg.yield %o : i1
+      } -> tensor<?xi1>
+      return %max, %sum, %any : tensor<?xf16>, tensor<?xi64>, tensor<?xi1>
+    }
+  }
+}
+
+// CHECK-LABEL: module @widths
+// CHECK:       linalg.generic
+// CHECK-SAME:    choir.plan = #choir.plan<row_reduction, combiner = "maximumf"
+// CHECK:       linalg.generic
+// CHECK-SAME:    choir.plan = #choir.plan<row_reduction, combiner = "addi"
+// CHECK:       linalg.generic
+// CHECK-SAME:    choir.plan = #choir.plan<thread_reduction

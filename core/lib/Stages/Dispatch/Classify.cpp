@@ -159,9 +159,12 @@ DispatchShape accy::classifyDispatch(linalg::LinalgOp op) {
   Operation *combiner = matchCombiner(op);
   if (!combiner)
     return shape;
-  // Subgroup shuffles move 32-bit values.
+  // Subgroup reductions of 8- to 32-bit values become 32-bit shuffles (the
+  // value widened), of 64-bit ones 64-bit shuffles, which the target stage
+  // splits in two (GPULowering.cpp).
   Type accType = combiner->getResult(0).getType();
-  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() != 32)
+  if (!accType.isIntOrFloat() || accType.getIntOrFloatBitWidth() < 8 ||
+      accType.getIntOrFloatBitWidth() > 64)
     return shape;
   if (!reducesContiguously(op))
     return shape;
