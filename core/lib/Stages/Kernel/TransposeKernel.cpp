@@ -88,9 +88,18 @@ accy::kernel::buildTransposeKernel(RewriterBase &rw, linalg::LinalgOp op,
     ivs[inner] = ix.add(inner0, i);
     return ivs;
   };
-  auto inBounds = [&](ArrayRef<Value> ivs) {
-    return ix.both(ix.lt(ivs[across], sizes[across]),
-                   ix.lt(ivs[inner], sizes[inner]));
+  // The point at (a, i), with the insertion point moved into a branch
+  // taken where it is in the iteration space (the caller's guard restores
+  // it).
+  auto enterPoint = [&](Value a, Value i) {
+    SmallVector<Value> ivs = pointAt(a, i);
+    auto inBounds =
+        rw.create<scf::IfOp>(loc,
+                             ix.both(ix.lt(ivs[across], sizes[across]),
+                                     ix.lt(ivs[inner], sizes[inner])),
+                             /*withElseRegion=*/false);
+    rw.setInsertionPointToStart(inBounds.thenBlock());
+    return ivs;
   };
   auto isRead = [&](OpOperand *operand) {
     return op.isDpsInput(operand) &&
@@ -117,11 +126,8 @@ accy::kernel::buildTransposeKernel(RewriterBase &rw, linalg::LinalgOp op,
   // Every point, consecutive threads along `inner`.
   for (int64_t r = 0; r < tile; r += rows) {
     Value column = ix.add(ty, ix.c(r));
-    SmallVector<Value> ivs = pointAt(column, tx);
-    auto compute =
-        rw.create<scf::IfOp>(loc, inBounds(ivs), /*withElseRegion=*/false);
     OpBuilder::InsertionGuard pointGuard(rw);
-    rw.setInsertionPointToStart(compute.thenBlock());
+    SmallVector<Value> ivs = enterPoint(column, tx);
     SmallVector<Value> args;
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isRead(&operand))
@@ -149,11 +155,8 @@ accy::kernel::buildTransposeKernel(RewriterBase &rw, linalg::LinalgOp op,
     rw.create<gpu::BarrierOp>(loc);
   for (int64_t r = 0; stagesOutputs && r < tile; r += rows) {
     Value row = ix.add(ty, ix.c(r));
-    SmallVector<Value> ivs = pointAt(tx, row);
-    auto store =
-        rw.create<scf::IfOp>(loc, inBounds(ivs), /*withElseRegion=*/false);
     OpBuilder::InsertionGuard storeGuard(rw);
-    rw.setInsertionPointToStart(store.thenBlock());
+    SmallVector<Value> ivs = enterPoint(tx, row);
     for (OpOperand *operand : staged)
       if (op.isDpsInit(operand))
         storeOperand(rw, loc, op, operand,
