@@ -230,6 +230,14 @@ llvm::StringRef accy::codegen::getOptimizationPipeline(TargetKind kind) {
   llvm_unreachable("unknown target kind");
 }
 
+llvm::Expected<std::string>
+accy::codegen::getDataLayout(const TargetProfile &profile) {
+  auto machine = getTargetMachine(profile);
+  if (!machine)
+    return machine.takeError();
+  return machine->createDataLayout().getStringRepresentation();
+}
+
 llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
                                           const TargetProfile &profile) {
   auto machine = getTargetMachine(profile);

@@ -41,6 +41,13 @@ llvm::StringRef getOptimizationPipeline(TargetKind kind);
 /// by their registered argument (`llc -debug-pass=Arguments` names them).
 llvm::ArrayRef<llvm::StringRef> getSkippedCodegenPasses(TargetKind kind);
 
+/// The data layout of `profile`'s target machine, in LLVM's string form.
+/// Translation from MLIR needs it: a load or store it makes without an
+/// alignment takes its type's ABI alignment from the module's layout, and
+/// LLVM's default layout aligns i64 to 4 bytes (NVPTX then splits every
+/// i64 access into two 32-bit ones).
+llvm::Expected<std::string> getDataLayout(const TargetProfile &profile);
+
 /// Sets the triple and data layout of `module` for `profile` and runs
 /// getOptimizationPipeline(profile.kind).
 llvm::Error optimizeModule(llvm::Module &module, const TargetProfile &profile);

@@ -148,9 +148,16 @@ void dropUnusedInternals(llvm::Module &module) {
 /// Translates each piece of `job` to LLVM IR. On the pass's thread:
 /// translation reports its failures as MLIR diagnostics on the ops.
 LogicalResult translate(CodegenJob &job) {
+  // The target's data layout before translation: the accesses it makes
+  // take their alignment from it (codegen::getDataLayout).
+  llvm::Expected<std::string> layout = codegen::getDataLayout(*job.profile);
+  if (!layout)
+    return job.module->emitError() << llvm::toString(layout.takeError());
   for (CodePiece &piece : job.pieces) {
     piece.context = std::make_unique<llvm::LLVMContext>();
     Operation *source = piece.part ? piece.part.get() : job.module;
+    source->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
+                    StringAttr::get(source->getContext(), *layout));
     piece.llvmModule =
         translateModuleToLLVMIR(source, *piece.context, job.name());
     if (!piece.llvmModule)
