@@ -267,12 +267,15 @@ module {
 
 // CHECK-LABEL: module @outer_axis
 // CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 0, masked = 2>, targets = {
-// CHECK-SAME:    gfx942 = #choir.launch<block = [64, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 0>
+// CHECK-SAME:    gfx942 = #choir.launch<block = [64, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 0, lines_per_block = 256, line_chunks = 32>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 0, lines_per_block = 256, shuffle_up = true>
 
 // -----
 
-// Too few lines along an outer axis (128 columns): a block per line.
+// Too few lines along an outer axis to fill the GPU (128 columns; and
+// 8192 above on gfx942): each line in 32 chunks, a thread each, consecutive
+// threads on consecutive lines (line_chunks; no thread_lines_from: the
+// count is known). A block per line would read a sector per element.
 
 #in = affine_map<(i, n, j) -> (j, n)>
 #out = affine_map<(i, n, j) -> (i, n)>
@@ -296,14 +299,15 @@ module {
 
 // CHECK-LABEL: module @outer_axis_few_lines
 // CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 0, masked = 2>, targets = {
-// CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16>
-// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, shuffle_up = true>
+// CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, lines_per_block = 128, line_chunks = 32>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, lines_per_block = 128, line_chunks = 32, shuffle_up = true>
 
 // -----
 
 // Dynamic shapes along an outer axis: every variant may apply, and the plan
 // records the thresholds the kernel stage tests at run time (a thread per
-// line from thread_lines_from lines; several blocks a line below
+// line from thread_lines_from lines, below that line_chunks threads a line
+// where the output starts neutral; else several blocks a line below
 // split_lines_below lines of at least 2 * line_tile elements).
 
 #in = affine_map<(i, n, j) -> (j, n)>
@@ -328,8 +332,8 @@ module {
 
 // CHECK-LABEL: module @outer_axis_dynamic
 // CHECK:       choir.plan = #choir.plan<scan, combiner = "addf", scan = <axis = 0, masked = 2>, targets = {
-// CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, lines_per_block = 256, thread_lines_from = 19456, line_tile = 4096, split_lines_below = 304>
-// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, lines_per_block = 256, thread_lines_from = 3456, line_tile = 4096, split_lines_below = 108, shuffle_up = true>
+// CHECK-SAME:    gfx942 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 64, workgroup_memory = 16, lines_per_block = 256, thread_lines_from = 19456, line_tile = 4096, split_lines_below = 304, line_chunks = 32>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32, lines_per_block = 256, thread_lines_from = 3456, line_tile = 4096, split_lines_below = 108, line_chunks = 32, shuffle_up = true>
 
 // -----
 

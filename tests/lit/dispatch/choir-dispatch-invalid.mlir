@@ -39,6 +39,11 @@
 
 // -----
 
+// expected-error @+1 {{line_chunks needs lines_per_block}}
+"test.root"() {launch = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 0, line_chunks = 32>} : () -> ()
+
+// -----
+
 // expected-error @+1 {{a row_reduction plan needs a combiner}}
 "test.root"() {choir.plan = #choir.plan<row_reduction, targets = {sm_90 = #choir.launch<block = [256, 1, 1], tile = [1], subgroup = 32, workgroup_memory = 32>}>} : () -> ()
 

@@ -27,6 +27,10 @@ constexpr int64_t kSubgroupRowElementsPerLane = 16;
 /// several blocks scans.
 constexpr int64_t kScanChunksPerBlock = 16;
 
+/// Chunks of each line of a scan along an outer axis with fewer lines than
+/// fill the GPU: 32 times the lines' threads.
+constexpr int64_t kScanLineChunks = 32;
+
 static int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
@@ -124,6 +128,9 @@ struct ScanPlan {
   /// size is dynamic, the line count below which this applies (and only
   /// to lines of at least 2 * lineTile elements).
   int64_t lineTile = 0, splitLinesBelow = 0;
+  /// Along an outer axis, below threadLinesFrom lines: the chunks of a line,
+  /// a thread each.
+  int64_t lineChunks = 0;
 };
 } // namespace
 
@@ -162,15 +169,22 @@ static ScanPlan planScan(linalg::LinalgOp op, const DispatchShape &shape,
   if (subgroups > 1)
     plan.sharedBytes = subgroups * elementBytes(op.getDpsInits()[0].getType());
 
+  // Along an outer axis, consecutive threads on consecutive lines read
+  // and write contiguous segments: a thread per line where there are
+  // lines enough to fill the GPU, else each line in kScanLineChunks
+  // chunks, a thread each (a block per line would read a sector per
+  // element).
   int64_t manyLines = profile.numComputeUnits * profile.subgroupSize;
-  if (!scansInnermost(op, shape) && (!lines || *lines >= manyLines)) {
+  if (!scansInnermost(op, shape)) {
     plan.linesPerBlock = blockSizeFor(profile, lines);
-    if (lines) {
+    if (lines && *lines >= manyLines) {
       plan.threads = plan.linesPerBlock;
       plan.sharedBytes = 0;
       return plan;
     }
-    plan.threadLinesFrom = manyLines;
+    if (!lines)
+      plan.threadLinesFrom = manyLines;
+    plan.lineChunks = kScanLineChunks;
   }
 
   int64_t lineTile = plan.threads * kScanChunksPerBlock;
@@ -336,12 +350,13 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
     bool shuffleUp =
         shape.schedule == Schedule::Scan && profile->kind == TargetKind::NVPTX;
     perTarget.push_back(b.getNamedAttr(
-        profile->name, choir::LaunchAttr::get(
-                           context, b.getDenseI64ArrayAttr(block),
-                           b.getDenseI64ArrayAttr(tile), profile->subgroupSize,
-                           sharedBytes, rowsPerBlock, subgroupRowsUpTo,
-                           scan.linesPerBlock, scan.threadLinesFrom,
-                           scan.lineTile, scan.splitLinesBelow, shuffleUp)));
+        profile->name,
+        choir::LaunchAttr::get(
+            context, b.getDenseI64ArrayAttr(block),
+            b.getDenseI64ArrayAttr(tile), profile->subgroupSize, sharedBytes,
+            rowsPerBlock, subgroupRowsUpTo, scan.linesPerBlock,
+            scan.threadLinesFrom, scan.lineTile, scan.splitLinesBelow,
+            scan.lineChunks, shuffleUp)));
   }
   StringAttr combiner;
   if (shape.combiner)

@@ -33,6 +33,10 @@ struct KernelPlan {
   bool shuffleUp = true;
   int64_t linesPerBlock = 0, threadLinesFrom = 0;
   int64_t lineTile = 0, splitLinesBelow = 0;
+  /// For scans along an outer axis: each line in `lineChunks` chunks, a
+  /// thread each (0: never); below `threadLinesFrom` lines where that is
+  /// set, else always.
+  int64_t lineChunks = 0;
   /// For row reductions over rows of a length known at run time: the rows
   /// a block takes when each subgroup takes a row (0: a block per row),
   /// for rows of at most `subgroupRowsUpTo` elements.

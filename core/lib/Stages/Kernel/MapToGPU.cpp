@@ -78,6 +78,7 @@ KernelPlan makePlan(choir::PlanAttr plan, choir::LaunchAttr launch) {
   kp.threadLinesFrom = launch.getThreadLinesFrom();
   kp.lineTile = launch.getLineTile();
   kp.splitLinesBelow = launch.getSplitLinesBelow();
+  kp.lineChunks = launch.getLineChunks();
   kp.rowsPerBlock = launch.getRowsPerBlock();
   kp.subgroupRowsUpTo = launch.getSubgroupRowsUpTo();
   return kp;

@@ -70,17 +70,18 @@ bool isNeutral(Value value, Operation *combiner) {
          constant == *arith::getNeutralElement(combiner);
 }
 
-/// Walks the line at `lineIvs` serially from the neutral element, the
-/// host's loops and a GPU thread's alike: `store` gets the ivs of each
-/// position and the combination of the line up to it.
-void walkLine(OpBuilder &b, Location loc, ScanLines &lines,
-              ArrayRef<Value> lineIvs, Value length,
-              function_ref<void(ValueRange ivs, Value running)> store) {
+/// Walks positions [begin, end) of the line at `lineIvs` serially from
+/// `carry` (the neutral element when null), the host's loops and a GPU
+/// thread's alike: `store` gets the ivs of each position and the
+/// combination up to it. Returns the combination of the whole walk.
+Value walkLine(OpBuilder &b, Location loc, ScanLines &lines,
+               ArrayRef<Value> lineIvs, Value begin, Value end, Value carry,
+               function_ref<void(ValueRange ivs, Value running)> store) {
   Ix ix{b, loc};
   Operation *combiner = lines.shape.combiner;
   Value neutral = neutralOf(b, loc, combiner);
-  auto along =
-      b.create<scf::ForOp>(loc, ix.c(0), length, ix.c(1), ValueRange{neutral});
+  auto along = b.create<scf::ForOp>(loc, begin, end, ix.c(1),
+                                    ValueRange{carry ? carry : neutral});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(along.getBody());
   SmallVector<Value> ivs = lines.pointIvs(ix, lineIvs, along.getInductionVar());
@@ -88,6 +89,7 @@ void walkLine(OpBuilder &b, Location loc, ScanLines &lines,
                           lines.element(b, loc, ivs, neutral));
   store(ivs, running);
   b.create<scf::YieldOp>(loc, running);
+  return along.getResult(0);
 }
 
 /// `value` of lane `lane` (i32) of the subgroup, for any type of at most 64
@@ -371,11 +373,16 @@ unsigned buildBlockPerLine(ScanKernel &kernel) {
   return 1;
 }
 
-/// One thread per line, `plan.linesPerBlock` lines a block: consecutive
-/// threads take consecutive lines (the last line loop varies fastest), so
-/// along an outer axis each step of a subgroup reads and writes one
-/// contiguous segment.
-unsigned buildThreadPerLine(ScanKernel &kernel) {
+/// A launch of a thread per line, `plan.linesPerBlock` lines a block:
+/// consecutive threads take consecutive lines (the last line loop varies
+/// fastest), so along an outer axis each step of a subgroup reads and
+/// writes one contiguous segment. `chunks` times over: the blocks of chunk
+/// c come after those of chunk c - 1. `body` runs for each line in range,
+/// given its ivs, the chunk and the line's length.
+void launchThreadPerLine(
+    ScanKernel &kernel, int64_t chunks,
+    function_ref<void(ArrayRef<Value> lineIvs, Value chunk, Value length)>
+        body) {
   RewriterBase &rw = kernel.rw;
   Location loc = kernel.loc;
   int64_t linesPerBlock = kernel.plan.linesPerBlock;
@@ -384,22 +391,122 @@ unsigned buildThreadPerLine(ScanKernel &kernel) {
   };
   Ix host{rw, loc};
   gpu::LaunchOp launch = createLaunch(
-      rw, loc, host.ceilDiv(host.product(lineSizes()), linesPerBlock),
+      rw, loc,
+      host.mul(host.ceilDiv(host.product(lineSizes()), linesPerBlock), chunks),
       {linesPerBlock, 1, 1});
   OpBuilder::InsertionGuard guard(rw);
   rw.setInsertionPoint(launch.getBody().front().getTerminator());
   Ix ix{rw, loc};
   SmallVector<Value> sizes = lineSizes();
-  Value line = ix.add(ix.mul(launch.getBlockIds().x, linesPerBlock),
-                      launch.getThreadIds().x);
+  Value block = launch.getBlockIds().x, chunk = ix.c(0);
+  if (chunks > 1) {
+    Value lineBlocks = ix.ceilDiv(ix.product(sizes), linesPerBlock);
+    chunk = ix.div(block, lineBlocks);
+    block = ix.rem(block, lineBlocks);
+  }
+  Value line = ix.add(ix.mul(block, linesPerBlock), launch.getThreadIds().x);
   auto inRange = rw.create<scf::IfOp>(loc, ix.lt(line, ix.product(sizes)),
                                       /*withElseRegion=*/false);
   rw.setInsertionPointToStart(inRange.thenBlock());
-  walkLine(
-      rw, loc, kernel.lines, delinearize(ix, line, sizes),
-      loopSizes(rw, loc, kernel.op)[kernel.shape.scanAxis],
-      [&](ValueRange ivs, Value running) { kernel.storeAt(ivs, running); });
+  body(delinearize(ix, line, sizes), chunk,
+       loopSizes(rw, loc, kernel.op)[kernel.shape.scanAxis]);
+}
+
+/// One thread per line, walking it whole.
+unsigned buildThreadPerLine(ScanKernel &kernel) {
+  launchThreadPerLine(
+      kernel, 1, [&](ArrayRef<Value> lineIvs, Value, Value length) {
+        Ix ix{kernel.rw, kernel.loc};
+        walkLine(kernel.rw, kernel.loc, kernel.lines, lineIvs, ix.c(0), length,
+                 Value(), [&](ValueRange ivs, Value running) {
+                   kernel.storeAt(ivs, running);
+                 });
+      });
   return 1;
+}
+
+/// Reduce, then scan, in three launches of a thread per line, each line in
+/// `plan.lineChunks` chunks of ceil(length / chunks) elements, a thread
+/// each: the first stores each chunk's total at its last element, the
+/// second (a thread per line) scans those totals there, and the third
+/// scans each chunk from the value at the previous chunk's last element,
+/// writing every element but its own last (which later chunks read).
+unsigned buildLineChunks(ScanKernel &kernel) {
+  RewriterBase &rw = kernel.rw;
+  Location loc = kernel.loc;
+  int64_t chunks = kernel.plan.lineChunks;
+  // Chunk `chunk` of a line of `length`: positions [begin, end).
+  auto boundsOf = [&](Value chunk, Value length) {
+    Ix ix{rw, loc};
+    Value size = ix.ceilDiv(length, chunks);
+    Value begin = ix.minU(ix.mul(chunk, size), length);
+    return std::make_pair(begin, ix.minU(ix.add(begin, size), length));
+  };
+  // The same, with the insertion point moved into a branch taken where the
+  // chunk is not empty.
+  auto enterChunk = [&](Value chunk, Value length) {
+    auto [begin, end] = boundsOf(chunk, length);
+    auto nonEmpty = rw.create<scf::IfOp>(loc, Ix{rw, loc}.lt(begin, end),
+                                         /*withElseRegion=*/false);
+    rw.setInsertionPointToStart(nonEmpty.thenBlock());
+    return std::make_pair(begin, end);
+  };
+  launchThreadPerLine(
+      kernel, chunks, [&](ArrayRef<Value> lineIvs, Value chunk, Value length) {
+        auto [begin, end] = enterChunk(chunk, length);
+        Value total = walkLine(rw, loc, kernel.lines, lineIvs, begin, end,
+                               Value(), [](ValueRange, Value) {});
+        Ix ix{rw, loc};
+        storeOperand(rw, loc, kernel.op, kernel.op.getDpsInitOperand(0), total,
+                     kernel.ivsAt(lineIvs, ix.sub(end, ix.c(1))));
+      });
+  launchThreadPerLine(
+      kernel, 1, [&](ArrayRef<Value> lineIvs, Value, Value length) {
+        Ix ix{rw, loc};
+        auto each = rw.create<scf::ForOp>(
+            loc, ix.c(0), ix.c(chunks), ix.c(1),
+            ValueRange{neutralOf(rw, loc, kernel.shape.combiner)});
+        OpBuilder::InsertionGuard loopGuard(rw);
+        rw.setInsertionPointToStart(each.getBody());
+        Value carried = each.getRegionIterArg(0);
+        auto [begin, end] = boundsOf(each.getInductionVar(), length);
+        auto nonEmpty = rw.create<scf::IfOp>(loc, kernel.accType,
+                                             Ix{rw, loc}.lt(begin, end), true);
+        {
+          OpBuilder::InsertionGuard ifGuard(rw);
+          rw.setInsertionPointToStart(nonEmpty.thenBlock());
+          Ix at{rw, loc};
+          Value last = at.sub(end, at.c(1));
+          Value running = combine(rw, loc, kernel.shape.combiner, carried,
+                                  kernel.loadOutput(lineIvs, last));
+          kernel.store(lineIvs, last, running);
+          rw.create<scf::YieldOp>(loc, running);
+          rw.setInsertionPointToStart(nonEmpty.elseBlock());
+          rw.create<scf::YieldOp>(loc, carried);
+        }
+        rw.create<scf::YieldOp>(loc, nonEmpty.getResult(0));
+      });
+  launchThreadPerLine(
+      kernel, chunks, [&](ArrayRef<Value> lineIvs, Value chunk, Value length) {
+        auto [begin, end] = enterChunk(chunk, length);
+        Ix ix{rw, loc};
+        auto carry =
+            rw.create<scf::IfOp>(loc, kernel.accType, ix.eq(chunk, 0), true);
+        {
+          OpBuilder::InsertionGuard ifGuard(rw);
+          rw.setInsertionPointToStart(carry.thenBlock());
+          rw.create<scf::YieldOp>(loc,
+                                  neutralOf(rw, loc, kernel.shape.combiner));
+          rw.setInsertionPointToStart(carry.elseBlock());
+          rw.create<scf::YieldOp>(
+              loc, kernel.loadOutput(lineIvs, ix.sub(begin, ix.c(1))));
+        }
+        walkLine(rw, loc, kernel.lines, lineIvs, begin, ix.sub(end, ix.c(1)),
+                 carry.getResult(0), [&](ValueRange ivs, Value running) {
+                   kernel.storeAt(ivs, running);
+                 });
+      });
+  return 3;
 }
 
 /// Reduce, then scan, in three launches: blocks of `lineTile` elements of
@@ -476,12 +583,14 @@ unsigned buildSplitLines(ScanKernel &kernel) {
 }
 
 /// The ways to take the lines of a scan, in the order they are tried.
-enum class ScanVariant { ThreadPerLine, SplitLines, BlockPerLine };
+enum class ScanVariant { ThreadPerLine, LineChunks, SplitLines, BlockPerLine };
 
 unsigned buildVariant(ScanKernel &kernel, ScanVariant variant) {
   switch (variant) {
   case ScanVariant::ThreadPerLine:
     return buildThreadPerLine(kernel);
+  case ScanVariant::LineChunks:
+    return buildLineChunks(kernel);
   case ScanVariant::SplitLines:
     return buildSplitLines(kernel);
   case ScanVariant::BlockPerLine:
@@ -534,11 +643,15 @@ FailureOr<unsigned> accy::kernel::buildScanKernel(RewriterBase &rw,
   // Where the plan records a threshold, the launch function tests it on
   // the actual sizes; a variant the plan names without one always applies.
   SmallVector<std::pair<ScanVariant, Value>> variants;
-  if (plan.linesPerBlock)
+  // Line chunks without a threshold: lines of a static count too few for a
+  // thread each.
+  if (plan.linesPerBlock && (!plan.lineChunks || plan.threadLinesFrom))
     variants.push_back({ScanVariant::ThreadPerLine,
                         plan.threadLinesFrom
                             ? atLeast(lines(), plan.threadLinesFrom)
                             : Value()});
+  if (plan.lineChunks && startsNeutral(plan, shape))
+    variants.push_back({ScanVariant::LineChunks, Value()});
   if (plan.lineTile && startsNeutral(plan, shape))
     variants.push_back(
         {ScanVariant::SplitLines,
@@ -564,7 +677,7 @@ void accy::kernel::buildScanLoops(RewriterBase &rw, linalg::LinalgOp op,
   SmallVector<Value> lineIvs =
       delinearize(ix, each.getInductionVar(), select(sizes, lines.lineDims));
   OpOperand *output = op.getDpsInitOperand(0);
-  walkLine(rw, loc, lines, lineIvs, sizes[shape.scanAxis],
+  walkLine(rw, loc, lines, lineIvs, ix.c(0), sizes[shape.scanAxis], Value(),
            [&](ValueRange ivs, Value running) {
              storeOperand(rw, loc, op, output,
                           combine(rw, loc, shape.combiner,

@@ -19,11 +19,14 @@ static bool allPositive(ArrayRef<int64_t> values) {
   return llvm::all_of(values, [](int64_t value) { return value > 0; });
 }
 
-LogicalResult LaunchAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, DenseI64ArrayAttr block,
-    DenseI64ArrayAttr tile, int64_t subgroup, int64_t workgroupMemory,
-    int64_t rowsPerBlock, int64_t subgroupRowsUpTo, int64_t linesPerBlock,
-    int64_t threadLinesFrom, int64_t lineTile, int64_t splitLinesBelow, bool) {
+LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 DenseI64ArrayAttr block,
+                                 DenseI64ArrayAttr tile, int64_t subgroup,
+                                 int64_t workgroupMemory, int64_t rowsPerBlock,
+                                 int64_t subgroupRowsUpTo,
+                                 int64_t linesPerBlock, int64_t threadLinesFrom,
+                                 int64_t lineTile, int64_t splitLinesBelow,
+                                 int64_t lineChunks, bool) {
   if (!block || block.size() != 3 || !allPositive(block.asArrayRef()))
     return emitError() << "block must be three positive sizes (x, y, z)";
   if (!tile || tile.empty() || !allPositive(tile.asArrayRef()))
@@ -33,8 +36,10 @@ LogicalResult LaunchAttr::verify(
                        << " is not a positive power of two";
   if (workgroupMemory < 0 || rowsPerBlock < 0 || subgroupRowsUpTo < 0 ||
       linesPerBlock < 0 || threadLinesFrom < 0 || lineTile < 0 ||
-      splitLinesBelow < 0)
+      splitLinesBelow < 0 || lineChunks < 0)
     return emitError() << "launch sizes must not be negative";
+  if (lineChunks && !linesPerBlock)
+    return emitError() << "line_chunks needs lines_per_block";
   return success();
 }
 

@@ -65,7 +65,9 @@ def Choir_LaunchAttr : Choir_Attr<"Launch", "launch"> {
     - scans: `lines_per_block` (a thread walks a line; from
       `thread_lines_from` lines when the count is dynamic), `line_tile`
       (blocks share a line, below `split_lines_below` lines when a size is
-      dynamic), `shuffle_up` (`gpu.shuffle up`, which MLIR 19 lowers to
+      dynamic), `line_chunks` (each line in that many chunks, a thread
+      each, `lines_per_block` lines a block; below `thread_lines_from`
+      lines where that is set, else always), `shuffle_up` (`gpu.shuffle up`, which MLIR 19 lowers to
       NVVM only; `idx` shuffles otherwise).
   }];
   let parameters = (ins "::mlir::DenseI64ArrayAttr":$block,
@@ -78,6 +80,7 @@ def Choir_LaunchAttr : Choir_Attr<"Launch", "launch"> {
       DefaultValuedParameter<"int64_t", "0">:$thread_lines_from,
       DefaultValuedParameter<"int64_t", "0">:$line_tile,
       DefaultValuedParameter<"int64_t", "0">:$split_lines_below,
+      DefaultValuedParameter<"int64_t", "0">:$line_chunks,
       DefaultValuedParameter<"bool", "false">:$shuffle_up);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
