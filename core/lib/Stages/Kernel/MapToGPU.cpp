@@ -181,10 +181,12 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
           kp.epilogueInits.push_back(inits.empty() ? Value() : inits[0]);
           fusedEpilogues.insert(epilogue);
         }
-        // Row and scan kernels read their results again from memory (a row
-        // beyond the row cache, a long line's later launches).
+        // Row kernels read their results again from memory (a row beyond
+        // the row cache); scans store theirs where a variant passes carries
+        // through them (ScanKernel.cpp, buildVariant).
         if (kp.schedule == Schedule::TiledContraction ||
-            kp.schedule == Schedule::ThreadReduction)
+            kp.schedule == Schedule::ThreadReduction ||
+            kp.schedule == Schedule::Scan)
           kp.unreadResults = findUnreadResults(op, kp.epilogues, folded);
         FailureOr<unsigned> made = buildLaunch(rewriter, op, kp);
         if (failed(made))
