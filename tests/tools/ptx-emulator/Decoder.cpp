@@ -484,7 +484,8 @@ private:
       else if (p == "and" || p == "or" || p == "xor" || p == "add" ||
                p == "min" || p == "max" || p == "exch" || p == "cas" ||
                p == "inc" || p == "dec" || p == "up" || p == "down" ||
-               p == "bfly" || p == "idx")
+               p == "bfly" || p == "idx" || p == "m16n8k16" || p == "row" ||
+               p == "col")
         op.words.push_back(p);
       else if (std::find(std::begin(ignored), std::end(ignored), p) !=
                std::end(ignored))
@@ -889,6 +890,39 @@ private:
     }
     if (b == "membar" || b == "fence") {
       inst.op = Op::Nop; // one OS thread runs a block: memory is coherent
+      return true;
+    }
+    if (b == "mma") {
+      // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32
+      // {d0..d3}, {a0..a3}, {b0, b1}, {c0..c3}: a warp's 16x8 f32 tile.
+      bool shape =
+          op.words == std::vector<std::string>{"m16n8k16", "row", "col"};
+      if (!op.sync || !op.aligned || !shape || op.types.size() != 4 ||
+          op.types[0] != Type::F32 || op.types[3] != Type::F32 ||
+          op.types[1] != op.types[2] ||
+          (op.types[1] != Type::F16 && op.types[1] != Type::BF16) ||
+          !operandCount(ri, 4))
+        return unsupported(ri);
+      const size_t counts[4] = {4, 4, 2, 4};
+      for (size_t i = 0; i < 4; ++i)
+        if (ops[i].kind != RawOperand::Vector ||
+            ops[i].elems.size() != counts[i])
+          return unsupported(ri);
+      inst.op = Op::Mma;
+      inst.type = op.types[1];
+      inst.numDst = 4;
+      for (size_t i = 0; i < 4; ++i)
+        if (!dest(ops[0].elems[i], inst.dst[i], line))
+          return false;
+      uint32_t slot = 0;
+      for (size_t i = 1; i < 4; ++i)
+        for (const std::string &name : ops[i].elems) {
+          RawOperand reg;
+          reg.text = name;
+          if (!source(reg, i == 3 ? Type::F32 : Type::B32, inst.src[slot++],
+                      line))
+            return false;
+        }
       return true;
     }
     if (b == "shfl") {

@@ -3,9 +3,10 @@
 // Small hand-written PTX kernels through loadProgram and runGrid (no CUDA
 // API in between): a block barrier, butterfly and up shuffles with their
 // predicate, predicated branches, cvt rounding and saturation, f16
-// arithmetic, calls of device functions, and the errors: an unsupported
-// instruction or a call that cannot be inlined fails the load naming it, a
-// barrier that can never complete fails the launch.
+// arithmetic, calls of device functions, a warp's mma.sync against a host
+// matrix product, and the errors: an unsupported instruction or a call
+// that cannot be inlined fails the load naming it, a barrier (or an
+// mma.sync of a partial warp) that can never complete fails the launch.
 //
 //===----------------------------------------------------------------------===//
 #define CATCH_CONFIG_MAIN
@@ -472,4 +473,120 @@ TEST_CASE("a shared access out of bounds fails the launch", "[emulator]") {
   std::string error;
   CHECK_FALSE(run(ptx, 1, out, error));
   CHECK(error.find("invalid shared store") != std::string::npos);
+}
+
+namespace {
+
+/// D = A B + C by one warp's mma.sync (m16n8k16, `type` f16 or bf16): each
+/// lane loads its fragments from A (16 x 16, row-major), B (stored n-major,
+/// Bt[n][k]) and C (16 x 8 f32) with the layouts of the PTX ISA, and
+/// stores its part of D like C.
+std::string mmaKernel(const std::string &type) {
+  return R"(
+.visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc,
+                  .param .u64 pd)
+{
+  .reg .b32 %r<20>;
+  .reg .f32 %f<12>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [pa];
+  ld.param.u64 %rd2, [pb];
+  ld.param.u64 %rd3, [pc];
+  ld.param.u64 %rd4, [pd];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 2;
+  and.b32 %r3, %r1, 3;
+  shl.b32 %r4, %r3, 1;
+  mad.lo.s32 %r5, %r2, 16, %r4;
+  mul.wide.u32 %rd5, %r5, 2;
+  add.s64 %rd6, %rd1, %rd5;
+  ld.global.b32 %r10, [%rd6];
+  ld.global.b32 %r11, [%rd6+256];
+  ld.global.b32 %r12, [%rd6+16];
+  ld.global.b32 %r13, [%rd6+272];
+  add.s64 %rd7, %rd2, %rd5;
+  ld.global.b32 %r14, [%rd7];
+  ld.global.b32 %r15, [%rd7+16];
+  mad.lo.s32 %r6, %r2, 8, %r4;
+  mul.wide.u32 %rd8, %r6, 4;
+  add.s64 %rd9, %rd3, %rd8;
+  ld.global.f32 %f1, [%rd9];
+  ld.global.f32 %f2, [%rd9+4];
+  ld.global.f32 %f3, [%rd9+256];
+  ld.global.f32 %f4, [%rd9+260];
+  mma.sync.aligned.m16n8k16.row.col.f32.)" +
+         type + "." + type +
+         R"(.f32 {%f5, %f6, %f7, %f8}, {%r10, %r11, %r12, %r13}, {%r14, %r15}, {%f1, %f2, %f3, %f4};
+  add.s64 %rd10, %rd4, %rd8;
+  st.global.f32 [%rd10], %f5;
+  st.global.f32 [%rd10+4], %f6;
+  st.global.f32 [%rd10+256], %f7;
+  st.global.f32 [%rd10+260], %f8;
+  ret;
+}
+)";
+}
+
+} // namespace
+
+TEST_CASE("mma.sync m16n8k16 multiplies a warp's fragments as the PTX ISA "
+          "lays them out",
+          "[emulator]") {
+  for (bool bf16 : {false, true}) {
+    INFO((bf16 ? "bf16" : "f16"));
+    // Small multiples of 1/4: exact in f16, bf16 and their products' sums.
+    auto value = [](int i) { return ((i * 7) % 11 - 5) * 0.25; };
+    auto bits = [&](double v) {
+      return static_cast<uint16_t>(bf16 ? doubleToBf16(v) : doubleToHalf(v));
+    };
+    std::vector<uint16_t> a(16 * 16), bt(8 * 16);
+    std::vector<float> c(16 * 8), d(16 * 8, -1.0f);
+    for (int i = 0; i < 16 * 16; ++i)
+      a[i] = bits(value(i));
+    for (int i = 0; i < 8 * 16; ++i)
+      bt[i] = bits(value(3 * i + 1));
+    for (int i = 0; i < 16 * 8; ++i)
+      c[i] = static_cast<float>(value(5 * i + 2) * 4);
+    std::string error;
+    std::unique_ptr<Program> program = loadProgram(
+        (kHeader + mmaKernel(bf16 ? "bf16" : "f16")).c_str(), error);
+    INFO(error);
+    REQUIRE(program);
+    uint64_t pointers[4] = {reinterpret_cast<uint64_t>(a.data()),
+                            reinterpret_cast<uint64_t>(bt.data()),
+                            reinterpret_cast<uint64_t>(c.data()),
+                            reinterpret_cast<uint64_t>(d.data())};
+    uint8_t params[32];
+    std::memcpy(params, pointers, 32);
+    LaunchConfig config;
+    config.block[0] = 32;
+    REQUIRE(runGrid(*program->find("k"), config, params, error));
+    for (int m = 0; m < 16; ++m)
+      for (int n = 0; n < 8; ++n) {
+        double expected = c[m * 8 + n];
+        for (int k = 0; k < 16; ++k)
+          expected += value(m * 16 + k) * value(3 * (n * 16 + k) + 1);
+        INFO("D[" << m << "][" << n << "]");
+        CHECK(d[m * 8 + n] == static_cast<float>(expected));
+      }
+  }
+}
+
+TEST_CASE("mma.sync waits for the whole warp", "[emulator]") {
+  std::string error;
+  std::vector<uint32_t> out(32);
+  // 16 threads: an .aligned mma.sync can never complete.
+  CHECK_FALSE(run(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<8>;
+  mov.b32 %r1, 0;
+  mov.f32 %f1, 0f00000000;
+  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};
+  ret;
+}
+)",
+                  16, out, error));
+  CHECK(error.find("16 thread(s) wait at mma.sync") != std::string::npos);
 }

@@ -298,6 +298,44 @@ bool atomic(const BlockEnv &env, const Inst &I, uint64_t *r, uint8_t *p) {
 
 } // namespace
 
+void ptxemu::mmaSync(const Inst &I, uint64_t *const regs[32]) {
+  auto element = [&](uint64_t word, int half) {
+    uint64_t bits = word >> (16 * half) & 0xffff;
+    return I.type == Type::BF16 ? bf16ToDouble(bits) : halfToDouble(bits);
+  };
+  // A 16x16 row-major, B 16x8 (k, n), C 16x8; lane = 4 * group + t.
+  double a[16][16], b[16][8], c[16][8];
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint64_t *r = regs[lane];
+    uint32_t g = lane / 4, t = lane % 4;
+    for (int i = 0; i < 4; ++i)
+      for (int h = 0; h < 2; ++h)
+        a[g + 8 * (i % 2)][2 * t + h + 8 * (i / 2)] = element(r[I.src[i]], h);
+    for (int i = 0; i < 2; ++i)
+      for (int h = 0; h < 2; ++h)
+        b[2 * t + h + 8 * i][g] = element(r[I.src[4 + i]], h);
+    for (int i = 0; i < 4; ++i) {
+      float value;
+      uint32_t bits = static_cast<uint32_t>(r[I.src[6 + i]]);
+      std::memcpy(&value, &bits, 4);
+      c[g + 8 * (i / 2)][2 * t + i % 2] = value;
+    }
+  }
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    uint32_t g = lane / 4, t = lane % 4;
+    for (int i = 0; i < 4; ++i) {
+      uint32_t m = g + 8 * (i / 2), n = 2 * t + i % 2;
+      double sum = c[m][n];
+      for (int k = 0; k < 16; ++k)
+        sum += a[m][k] * b[k][n];
+      float value = static_cast<float>(sum);
+      uint32_t bits;
+      std::memcpy(&bits, &value, 4);
+      regs[lane][I.dst[i]] = bits;
+    }
+  }
+}
+
 uint32_t ptxemu::shuffleResult(ShflMode mode, uint32_t lane, uint32_t b,
                                uint32_t c, const uint32_t *values,
                                uint32_t participating, bool &inRange) {
@@ -720,6 +758,7 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
       thread.status = ThreadState::AtBarrier;
       return Stop::Barrier;
     case Op::Shfl:
+    case Op::Mma:
       thread.pc = pc;
       thread.status = ThreadState::AtShuffle;
       return Stop::Shuffle;

@@ -43,6 +43,13 @@ enum class Stop { Barrier, Shuffle, Exit, Fault };
 /// at a shuffle it is still on the shfl.sync (the scheduler completes it).
 Stop runThread(const BlockEnv &env, ThreadState &thread);
 
+/// A warp's mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32
+/// (`I.type` the inputs' type): every lane's four result registers from
+/// every lane's source registers (`regs[lane]`), with the fragment layouts
+/// of the PTX ISA. Products are exact and summed in double, then rounded
+/// to f32 once (the hardware's accumulation order is unspecified).
+void mmaSync(const Inst &I, uint64_t *const regs[32]);
+
 /// The result of one lane's shfl.sync, given every lane's source value and
 /// which lanes take part: lane j's value where j is valid and taking part,
 /// else the lane's own value; `inRange` is the instruction's predicate.

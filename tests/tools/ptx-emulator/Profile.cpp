@@ -181,6 +181,8 @@ const char *ptxemu::instClassName(InstClass c) {
     return "barrier";
   case InstClass::Control:
     return "control";
+  case InstClass::Tensor:
+    return "tensor";
   case InstClass::Count:
     break;
   }
@@ -213,6 +215,8 @@ InstClass ptxemu::classify(const Inst &I) {
   case Op::Bra:
   case Op::Exit:
     return InstClass::Control;
+  case Op::Mma:
+    return InstClass::Tensor;
   default:
     return InstClass::Alu;
   }

@@ -34,6 +34,7 @@ enum class InstClass : uint8_t {
   Shuffle,
   Barrier,
   Control, // branches, exit
+  Tensor,  // mma.sync
   Count
 };
 const char *instClassName(InstClass c);

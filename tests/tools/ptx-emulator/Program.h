@@ -31,10 +31,55 @@ bool isFloat(Type t);
 const char *typeName(Type t);
 
 enum class Op : uint8_t {
-  Nop, Mov, MovPack, MovUnpack, Add, Sub, Mul, MulHi, MulWide, Mad, MadHi,
-  MadWide, Fma, Div, Rem, Min, Max, Neg, Abs, And, Or, Xor, Not, Shl, Shr,
-  Setp, Selp, Cvt, Cvta, Ld, St, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh,
-  Popc, Clz, Brev, Bfe, Bra, Exit, Bar, Shfl, Atom
+  Nop,
+  Mov,
+  MovPack,
+  MovUnpack,
+  Add,
+  Sub,
+  Mul,
+  MulHi,
+  MulWide,
+  Mad,
+  MadHi,
+  MadWide,
+  Fma,
+  Div,
+  Rem,
+  Min,
+  Max,
+  Neg,
+  Abs,
+  And,
+  Or,
+  Xor,
+  Not,
+  Shl,
+  Shr,
+  Setp,
+  Selp,
+  Cvt,
+  Cvta,
+  Ld,
+  St,
+  Rcp,
+  Sqrt,
+  Rsqrt,
+  Ex2,
+  Lg2,
+  Sin,
+  Cos,
+  Tanh,
+  Popc,
+  Clz,
+  Brev,
+  Bfe,
+  Bra,
+  Exit,
+  Bar,
+  Shfl,
+  Atom,
+  Mma
 };
 
 enum class Space : uint8_t { Generic, Global, Shared, Param, Local, Const };
@@ -76,7 +121,9 @@ struct Inst {
   bool toGeneric = false; // cvta: to the generic space (else from it)
   uint32_t dst[4] = {0, 0, 0, 0}; // shfl/setp: dst[1] the predicate, if any
   uint8_t numDst = 0;
-  uint32_t src[5] = {0, 0, 0, 0, 0}; // ld/st/atom: src[0] the address base
+  // ld/st/atom: src[0] the address base; mma: the registers of the A, B
+  // and C fragments (4, 2, 4).
+  uint32_t src[10] = {};
   int64_t offset = 0;      // ld/st/atom: address offset; bra: target index
   uint32_t line = 0;       // source line, for messages
 };

@@ -140,6 +140,10 @@ private:
   /// member masks name has arrived (lanes that exited or do not exist are
   /// not waited for).
   bool completeShuffle(uint32_t first, uint32_t last) {
+    for (uint32_t t = first; t < last; ++t)
+      if (threads[t].status == ThreadState::AtShuffle &&
+          entry.code[threads[t].pc].op == Op::Mma)
+        return completeMma(first, last);
     uint32_t waiting = 0, members = 0;
     for (uint32_t t = first; t < last; ++t) {
       const ThreadState &th = threads[t];
@@ -183,6 +187,29 @@ private:
     return true;
   }
 
+  /// Completes the mma.sync of the warp [first, last) when all 32 lanes
+  /// have arrived (an `.aligned` instruction: a warp with fewer, or with
+  /// lanes that exited, never completes it).
+  bool completeMma(uint32_t first, uint32_t last) {
+    if (last - first != kWarpSize)
+      return false;
+    uint64_t *regs[kWarpSize];
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+      ThreadState &th = threads[first + lane];
+      if (th.status != ThreadState::AtShuffle ||
+          entry.code[th.pc].op != Op::Mma)
+        return false;
+      regs[lane] = th.regs;
+    }
+    mmaSync(entry.code[threads[first].pc], regs);
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+      ThreadState &th = threads[first + lane];
+      ++th.pc;
+      th.status = ThreadState::Runnable;
+    }
+    return true;
+  }
+
   std::string deadlockMessage(uint32_t bx, uint32_t by, uint32_t bz) {
     std::map<std::string, uint32_t> where;
     for (const ThreadState &t : threads) {
@@ -192,6 +219,7 @@ private:
                                      ? t.pc - 1
                                      : t.pc];
       std::string what = t.status == ThreadState::AtBarrier ? "bar.sync"
+                         : I.op == Op::Mma                  ? "mma.sync"
                                                             : "shfl.sync";
       ++where[what + " at line " + std::to_string(I.line)];
     }
