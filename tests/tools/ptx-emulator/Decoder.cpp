@@ -508,6 +508,42 @@ private:
     return true;
   }
 
+  /// cp.async.{ca,cg}.shared.global[.L2::{64,128,256}B] [dst], [src], size
+  /// [, src-size] copies at once (memory is coherent here), so its groups
+  /// (commit_group, wait_group, wait_all) have nothing to wait for.
+  bool decodeCpAsync(const RawInst &ri, Inst &inst) {
+    const std::string &o = ri.opcode;
+    const auto &ops = ri.operands;
+    if (o == "cp.async.commit_group" || o == "cp.async.wait_all" ||
+        o == "cp.async.wait_group") {
+      inst.op = Op::Nop;
+      return operandCount(ri, o == "cp.async.wait_group" ? 1 : 0);
+    }
+    std::string copy = o.substr(0, o.find(".L2::"));
+    std::string hint = o.substr(copy.size());
+    if ((copy != "cp.async.ca.shared.global" &&
+         copy != "cp.async.cg.shared.global") ||
+        (!hint.empty() && hint != ".L2::64B" && hint != ".L2::128B" &&
+         hint != ".L2::256B") ||
+        (ops.size() != 3 && ops.size() != 4) ||
+        ops[2].kind != RawOperand::Number)
+      return unsupported(ri);
+    int bytes = std::atoi(ops[2].text.c_str());
+    if (bytes != 4 && bytes != 8 && bytes != 16)
+      return unsupported(ri);
+    inst.op = Op::CpAsync;
+    inst.vec = static_cast<uint8_t>(bytes);
+    inst.space = Space::Shared;
+    Inst from;
+    if (!address(ops[0], inst, ri.line) || !address(ops[1], from, ri.line))
+      return false;
+    inst.src[1] = from.src[0];
+    inst.sourceOffset = from.offset;
+    // The bytes read from the source; the rest of the copy is zeros.
+    return source(ops.size() == 4 ? ops[3] : ops[2], Type::U32, inst.src[2],
+                  ri.line);
+  }
+
   bool decodeInst(const RawInst &ri, Inst &inst,
                   const std::unordered_map<std::string, int64_t> &labels) {
     uint32_t line = ri.line;
@@ -519,6 +555,8 @@ private:
       inst.guard = it->second;
       inst.guardNegated = ri.guardNegated;
     }
+    if (ri.opcode.rfind("cp.async.", 0) == 0)
+      return decodeCpAsync(ri, inst);
     Opcode op;
     if (!parseOpcode(ri.opcode, op, line))
       return false;

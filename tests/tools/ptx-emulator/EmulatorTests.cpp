@@ -4,9 +4,10 @@
 // API in between): a block barrier, butterfly and up shuffles with their
 // predicate, predicated branches, cvt rounding and saturation, f16
 // arithmetic, calls of device functions, a warp's mma.sync against a host
-// matrix product, and the errors: an unsupported instruction or a call
-// that cannot be inlined fails the load naming it, a barrier (or an
-// mma.sync of a partial warp) that can never complete fails the launch.
+// matrix product, cp.async with a partial source, and the errors: an
+// unsupported instruction or a call that cannot be inlined fails the load
+// naming it, a barrier (or an mma.sync of a partial warp) that can never
+// complete fails the launch.
 //
 //===----------------------------------------------------------------------===//
 #define CATCH_CONFIG_MAIN
@@ -589,4 +590,53 @@ TEST_CASE("mma.sync waits for the whole warp", "[emulator]") {
 )",
                   16, out, error));
   CHECK(error.find("16 thread(s) wait at mma.sync") != std::string::npos);
+}
+
+TEST_CASE("cp.async copies into shared memory at once, zero-filling past "
+          "its source size",
+          "[emulator]") {
+  // out[0..127] in; thread t copies words 4t..4t+3 into tile[t] (thread 0
+  // only 8 of the 16 bytes), then stores tile[31 - t] at out[128 + 4t].
+  std::vector<uint32_t> out(256);
+  for (uint32_t i = 0; i < 128; ++i)
+    out[i] = 1000 + i;
+  std::string error;
+  REQUIRE(run(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  .shared .align 16 .b8 tile[512];
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  mov.u32 %r2, tile;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  setp.eq.u32 %p1, %r1, 0;
+  selp.b32 %r5, 8, 16, %p1;
+  cp.async.cg.shared.global [%r4], [%rd3], 16, %r5;
+  cp.async.commit_group;
+  cp.async.wait_group 0;
+  bar.sync 0;
+  sub.u32 %r6, 31, %r1;
+  shl.b32 %r7, %r6, 4;
+  add.s32 %r8, %r2, %r7;
+  ld.shared.v4.u32 {%r9, %r10, %r11, %r0}, [%r8];
+  add.s64 %rd4, %rd3, 512;
+  st.global.v4.u32 [%rd4], {%r9, %r10, %r11, %r0};
+  ret;
+}
+)",
+              32, out, error));
+  INFO(error);
+  for (uint32_t t = 0; t < 32; ++t)
+    for (uint32_t j = 0; j < 4; ++j) {
+      uint32_t from = 31 - t;
+      uint32_t expected = from == 0 && j >= 2 ? 0 : 1000 + 4 * from + j;
+      CHECK(out[128 + 4 * t + j] == expected);
+    }
 }

@@ -736,6 +736,30 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
         std::memcpy(p + i * bytes, &r[I.src[1 + i]], bytes);
       break;
     }
+    case Op::CpAsync: {
+      // Copied at once: what a kernel waits for before it reads the copy
+      // is already there.
+      Inst from = I;
+      from.src[0] = I.src[1];
+      from.offset = I.sourceOffset;
+      from.space = Space::Global;
+      uint8_t *to = memory(I, I.vec), *source = memory(from, I.vec);
+      if (!to || !source)
+        return fault(I, "invalid cp.async from " +
+                            std::to_string(r[I.src[1]] + I.sourceOffset) +
+                            " to shared " +
+                            std::to_string(r[I.src[0]] + I.offset));
+      uint32_t read = static_cast<uint32_t>(
+          std::min<uint64_t>(I.vec, static_cast<uint32_t>(r[I.src[2]])));
+      if (trace) {
+        if (read)
+          record(from, pc, source, read, Access::GlobalLoad);
+        record(I, pc, to, I.vec, Access::GlobalStore);
+      }
+      std::memcpy(to, source, read);
+      std::memset(to + read, 0, I.vec - read);
+      break;
+    }
     case Op::Atom: {
       uint8_t *p = memory(I, w / 8);
       if (!p)

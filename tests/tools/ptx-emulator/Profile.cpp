@@ -207,6 +207,7 @@ InstClass ptxemu::classify(const Inst &I) {
   case Op::Ld:
   case Op::St:
   case Op::Atom:
+  case Op::CpAsync:
     return InstClass::LoadStore;
   case Op::Shfl:
     return InstClass::Shuffle;

@@ -8,8 +8,8 @@
 // on the column read, none with the padding), and a row read twice (the
 // second pass hits the block's L1, so neither the L2 nor DRAM sees it
 // again), lanes reading their own runs of a sector (the L1 serves all but
-// the first load), and a second launch over what the first left in the
-// L2.
+// the first load), a second launch over what the first left in the
+// L2, and cp.async (a global load and a shared store of its warp).
 //
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
@@ -330,4 +330,28 @@ TEST_CASE("lanes reading one scalar ask for its bytes once", "[profile]") {
   CHECK(c.globalLoadSectors == 1);
   // 4 bytes of the load, 128 of the store.
   CHECK(c.globalBytesRequested == 4 + 128);
+}
+
+TEST_CASE("cp.async is a global load and a shared store of its warp",
+          "[profile]") {
+  Buffer in(128), out(1);
+  // Lane i copies in[4i .. 4i+3] into tile[16 i]: 512 consecutive bytes.
+  LaunchCounters c = profile(kernel(R"(
+  .shared .align 16 .b8 tile[512];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  mov.u32 %r2, tile;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  cp.async.ca.shared.global [%r4], [%rd4], 16;
+  cp.async.wait_all;
+)"),
+                             {&in, &out}, 1, 32);
+  CHECK(c.globalLoadRequests == 1);
+  CHECK(c.globalLoadSectors == 16);
+  CHECK(c.globalBytesRequested == 512);
+  CHECK(c.sharedRequests == 1);
+  CHECK(c.sharedWavefronts == 4);
+  CHECK(c.sharedIdealWavefronts == 4);
 }

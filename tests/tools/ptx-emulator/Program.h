@@ -79,7 +79,8 @@ enum class Op : uint8_t {
   Bar,
   Shfl,
   Atom,
-  Mma
+  Mma,
+  CpAsync
 };
 
 enum class Space : uint8_t { Generic, Global, Shared, Param, Local, Const };
@@ -108,7 +109,7 @@ struct Inst {
   Type type = Type::None;  // the instruction's type (cvt: destination)
   Type type2 = Type::None; // cvt: source; mul.wide: destination
   Round round = Round::Default;
-  uint8_t vec = 1;         // ld/st/mov vector width
+  uint8_t vec = 1; // ld/st/mov vector width; cp.async: bytes
   bool ftz = false, sat = false, guardNegated = false, negC = false;
   bool propagateNaN = false; // min/max.NaN
   Space space = Space::Generic;
@@ -125,6 +126,7 @@ struct Inst {
   // and C fragments (4, 2, 4).
   uint32_t src[10] = {};
   int64_t offset = 0;      // ld/st/atom: address offset; bra: target index
+  int64_t sourceOffset = 0; // cp.async: the global address's offset
   uint32_t line = 0;       // source line, for messages
 };
 
