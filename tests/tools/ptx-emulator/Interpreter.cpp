@@ -385,9 +385,9 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
     return Stop::Fault;
   };
   // The host address of an access of `bytes` bytes, or null (a fault).
-  auto memory = [&](const Inst &I, uint64_t bytes) -> uint8_t * {
-    uint64_t a = r[I.src[0]] + static_cast<uint64_t>(I.offset);
-    switch (I.space) {
+  // `bytes` at address `a` of `space`, or null out of bounds.
+  auto memoryAt = [&](Space space, uint64_t a, uint64_t bytes) -> uint8_t * {
+    switch (space) {
     case Space::Shared:
       if (a + bytes > env.sharedBytes || a + bytes < a)
         return nullptr;
@@ -402,16 +402,20 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
       return reinterpret_cast<uint8_t *>(a);
     }
   };
+  auto memory = [&](const Inst &I, uint64_t bytes) {
+    return memoryAt(I.space, r[I.src[0]] + static_cast<uint64_t>(I.offset),
+                    bytes);
+  };
 
   ThreadTrace *trace = thread.trace;
   // A profiled access: global, or shared (also through a generic address
   // in the block's window) as an offset in the block's shared memory.
-  auto record = [&](const Inst &I, uint32_t pc, const uint8_t *p,
-                    uint32_t bytes, Access::Kind globalKind) {
+  auto record = [&](Space space, uint32_t pc, const uint8_t *p, uint32_t bytes,
+                    Access::Kind globalKind) {
     uint64_t address = reinterpret_cast<uint64_t>(p);
     uint64_t base = reinterpret_cast<uint64_t>(env.shared);
     Access::Kind kind = globalKind;
-    if (I.space == Space::Param)
+    if (space == Space::Param)
       return;
     if (address >= base && address < base + env.sharedBytes) {
       kind = Access::Kind(globalKind + Access::SharedLoad);
@@ -712,7 +716,7 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
                             " load at address " +
                             std::to_string(r[I.src[0]] + I.offset));
       if (trace)
-        record(I, pc, p, bytes * I.vec, Access::GlobalLoad);
+        record(I.space, pc, p, bytes * I.vec, Access::GlobalLoad);
       for (int i = 0; i < I.vec; ++i) {
         uint64_t v = 0;
         std::memcpy(&v, p + i * bytes, bytes);
@@ -731,7 +735,7 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
                             " store at address " +
                             std::to_string(r[I.src[0]] + I.offset));
       if (trace)
-        record(I, pc, p, bytes * I.vec, Access::GlobalStore);
+        record(I.space, pc, p, bytes * I.vec, Access::GlobalStore);
       for (int i = 0; i < I.vec; ++i)
         std::memcpy(p + i * bytes, &r[I.src[1 + i]], bytes);
       break;
@@ -739,11 +743,10 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
     case Op::CpAsync: {
       // Copied at once: what a kernel waits for before it reads the copy
       // is already there.
-      Inst from = I;
-      from.src[0] = I.src[1];
-      from.offset = I.sourceOffset;
-      from.space = Space::Global;
-      uint8_t *to = memory(I, I.vec), *source = memory(from, I.vec);
+      uint8_t *to = memory(I, I.vec);
+      uint8_t *source =
+          memoryAt(Space::Global,
+                   r[I.src[1]] + static_cast<uint64_t>(I.sourceOffset), I.vec);
       if (!to || !source)
         return fault(I, "invalid cp.async from " +
                             std::to_string(r[I.src[1]] + I.sourceOffset) +
@@ -753,8 +756,8 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
           std::min<uint64_t>(I.vec, static_cast<uint32_t>(r[I.src[2]])));
       if (trace) {
         if (read)
-          record(from, pc, source, read, Access::GlobalLoad);
-        record(I, pc, to, I.vec, Access::GlobalStore);
+          record(Space::Global, pc, source, read, Access::GlobalLoad);
+        record(I.space, pc, to, I.vec, Access::GlobalStore);
       }
       std::memcpy(to, source, read);
       std::memset(to + read, 0, I.vec - read);
@@ -766,7 +769,7 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
         return fault(I, "invalid atomic access at address " +
                             std::to_string(r[I.src[0]] + I.offset));
       if (trace)
-        record(I, pc, p, w / 8, Access::GlobalAtomic);
+        record(I.space, pc, p, w / 8, Access::GlobalAtomic);
       atomic(env, I, r, p);
       break;
     }
