@@ -332,22 +332,23 @@ unsigned buildSplitLines(ScanKernel &kernel) {
 enum class ScanVariant { ThreadPerLine, LineChunks, SplitLines, BlockPerLine };
 
 unsigned buildVariant(ScanKernel &kernel, ScanVariant variant) {
-  // The variants of several launches pass carries through the output, so
-  // they store it even where nothing after the kernel reads it (an f32
-  // scan of f16 values, truncated by its epilogue).
-  KernelPlan storing = kernel.plan;
-  storing.unreadResults.clear();
-  ScanKernel carrying(kernel.rw, kernel.op, storing, kernel.shape,
-                      kernel.numSubgroups);
   switch (variant) {
   case ScanVariant::ThreadPerLine:
     return buildThreadPerLine(kernel);
-  case ScanVariant::LineChunks:
-    return buildLineChunks(carrying);
-  case ScanVariant::SplitLines:
-    return buildSplitLines(carrying);
   case ScanVariant::BlockPerLine:
     return buildBlockPerLine(kernel);
+  case ScanVariant::LineChunks:
+  case ScanVariant::SplitLines: {
+    // These pass carries through the output, so they store it even where
+    // nothing after the kernel reads it (an f32 scan of f16 values,
+    // truncated by its epilogue).
+    KernelPlan storing = kernel.plan;
+    storing.unreadResults.clear();
+    ScanKernel carrying(kernel.rw, kernel.op, storing, kernel.shape,
+                        kernel.numSubgroups);
+    return variant == ScanVariant::LineChunks ? buildLineChunks(carrying)
+                                              : buildSplitLines(carrying);
+  }
   }
   llvm_unreachable("unknown scan variant");
 }
