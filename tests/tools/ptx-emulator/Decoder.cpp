@@ -485,7 +485,8 @@ private:
                p == "min" || p == "max" || p == "exch" || p == "cas" ||
                p == "inc" || p == "dec" || p == "up" || p == "down" ||
                p == "bfly" || p == "idx" || p == "m16n8k16" || p == "row" ||
-               p == "col")
+               p == "col" || p == "m8n8" || p == "x1" || p == "x2" ||
+               p == "x4" || p == "trans")
         op.words.push_back(p);
       else if (std::find(std::begin(ignored), std::end(ignored), p) !=
                std::end(ignored))
@@ -962,6 +963,34 @@ private:
             return false;
         }
       return true;
+    }
+    if (b == "ldmatrix") {
+      // ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16 {d..}, [a]:
+      // 1, 2 or 4 8x8 matrices of 16-bit elements, whose rows lanes 0-7,
+      // 8-15, ... address.
+      std::vector<std::string> words = op.words;
+      bool trans = !words.empty() && words.back() == "trans";
+      if (trans)
+        words.pop_back();
+      int count = words.size() == 2 && words[0] == "m8n8"
+                      ? words[1] == "x1"   ? 1
+                        : words[1] == "x2" ? 2
+                        : words[1] == "x4" ? 4
+                                           : 0
+                      : 0;
+      if (!op.sync || !op.aligned || !count || !oneType() || t != Type::B16 ||
+          (op.hasSpace && op.space != Space::Shared) || !operandCount(ri, 2) ||
+          ops[0].kind != RawOperand::Vector ||
+          ops[0].elems.size() != static_cast<size_t>(count))
+        return unsupported(ri);
+      inst.op = Op::Ldmatrix;
+      inst.vec = static_cast<uint8_t>(count);
+      inst.transpose = trans;
+      inst.numDst = static_cast<uint8_t>(count);
+      for (int i = 0; i < count; ++i)
+        if (!dest(ops[0].elems[i], inst.dst[i], line))
+          return false;
+      return address(ops[1], inst, line);
     }
     if (b == "shfl") {
       if (!op.sync || !oneType() || bitWidth(t) != 32 || op.words.size() != 1 ||

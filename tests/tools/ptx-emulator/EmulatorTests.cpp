@@ -4,10 +4,10 @@
 // API in between): a block barrier, butterfly and up shuffles with their
 // predicate, predicated branches, cvt rounding and saturation, f16
 // arithmetic, calls of device functions, a warp's mma.sync against a host
-// matrix product, cp.async with a partial source, and the errors: an
-// unsupported instruction or a call that cannot be inlined fails the load
-// naming it, a barrier (or an mma.sync of a partial warp) that can never
-// complete fails the launch.
+// matrix product, ldmatrix's fragments, cp.async with a partial source,
+// and the errors: an unsupported instruction or a call that cannot be
+// inlined fails the load naming it, a barrier (or an mma.sync or ldmatrix
+// of a partial warp) that can never complete fails the launch.
 //
 //===----------------------------------------------------------------------===//
 #define CATCH_CONFIG_MAIN
@@ -639,4 +639,87 @@ TEST_CASE("cp.async copies into shared memory at once, zero-filling past "
       uint32_t expected = from == 0 && j >= 2 ? 0 : 1000 + 4 * from + j;
       CHECK(out[128 + 4 * t + j] == expected);
     }
+}
+
+TEST_CASE("ldmatrix gives each lane its fragments of 8x8 matrices as the "
+          "PTX ISA lays them out",
+          "[emulator]") {
+  // out[0..127]: a 16 x 16 matrix of 16-bit M[r][c] = 16 r + c + 1, copied
+  // into a tile; ldmatrix.x4 with lane l at row l % 16, column 8 (l / 16)
+  // (the four 8x8 quarters, as an mma's A fragment) into out[128 + 4l + i],
+  // ldmatrix.x2.trans with lane l < 16 at row l, column 0 into
+  // out[256 + 2l + i].
+  std::vector<uint32_t> out(320);
+  auto element = [](uint32_t r, uint32_t c) { return 16 * r + c + 1; };
+  for (uint32_t i = 0; i < 128; ++i)
+    out[i] = element(i / 8, 2 * (i % 8)) | element(i / 8, 2 * (i % 8) + 1)
+                                               << 16;
+  std::string error;
+  REQUIRE(run(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<12>;
+  .shared .align 16 .b8 tile[512];
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.v4.u32 {%r10, %r11, %r12, %r13}, [%rd3];
+  mov.u32 %r2, tile;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  st.shared.v4.u32 [%r4], {%r10, %r11, %r12, %r13};
+  bar.sync 0;
+  and.b32 %r5, %r1, 15;
+  shr.u32 %r6, %r1, 4;
+  shl.b32 %r7, %r5, 5;
+  shl.b32 %r8, %r6, 4;
+  add.s32 %r9, %r7, %r8;
+  add.s32 %r9, %r2, %r9;
+  ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r14, %r15, %r16, %r17}, [%r9];
+  add.s64 %rd4, %rd3, 512;
+  st.global.v4.u32 [%rd4], {%r14, %r15, %r16, %r17};
+  add.s32 %r18, %r2, %r7;
+  ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r19, %r20}, [%r18];
+  mul.wide.u32 %rd5, %r1, 8;
+  add.s64 %rd6, %rd1, %rd5;
+  st.global.v2.u32 [%rd6+1024], {%r19, %r20};
+  ret;
+}
+)",
+              32, out, error));
+  INFO(error);
+  auto pair = [&](uint32_t r0, uint32_t c0, uint32_t r1, uint32_t c1) {
+    return element(r0, c0) | element(r1, c1) << 16;
+  };
+  for (uint32_t l = 0; l < 32; ++l) {
+    INFO("lane " << l);
+    for (uint32_t i = 0; i < 4; ++i) {
+      uint32_t r = 8 * (i % 2) + l / 4, c = 8 * (i / 2) + 2 * (l % 4);
+      CHECK(out[128 + 4 * l + i] == pair(r, c, r, c + 1));
+    }
+    for (uint32_t i = 0; i < 2; ++i) {
+      uint32_t r = 8 * i + 2 * (l % 4), c = l / 4;
+      CHECK(out[256 + 2 * l + i] == pair(r, c, r + 1, c));
+    }
+  }
+}
+
+TEST_CASE("ldmatrix waits for the whole warp", "[emulator]") {
+  std::string error;
+  std::vector<uint32_t> out(32);
+  CHECK_FALSE(run(R"(
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<8>;
+  .shared .align 16 .b8 tile[512];
+  mov.u32 %r1, tile;
+  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r1];
+  ret;
+}
+)",
+                  8, out, error));
+  CHECK(error.find("8 thread(s) wait at ldmatrix") != std::string::npos);
 }

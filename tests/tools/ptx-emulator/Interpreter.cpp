@@ -336,6 +336,22 @@ void ptxemu::mmaSync(const Inst &I, uint64_t *const regs[32]) {
   }
 }
 
+void ptxemu::loadMatrices(const Inst &I, const uint8_t *const rows[32],
+                          uint64_t *const regs[32]) {
+  auto element = [&](uint32_t matrix, uint32_t row, uint32_t col) {
+    uint16_t bits;
+    std::memcpy(&bits, rows[8 * matrix + row] + 2 * col, 2);
+    return static_cast<uint64_t>(bits);
+  };
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t i = 0; i < I.vec; ++i) {
+      uint32_t a = lane / 4, b = 2 * (lane % 4);
+      uint64_t low = I.transpose ? element(i, b, a) : element(i, a, b);
+      uint64_t high = I.transpose ? element(i, b + 1, a) : element(i, a, b + 1);
+      regs[lane][I.dst[i]] = low | high << 16;
+    }
+}
+
 uint32_t ptxemu::shuffleResult(ShflMode mode, uint32_t lane, uint32_t b,
                                uint32_t c, const uint32_t *values,
                                uint32_t participating, bool &inRange) {
@@ -784,6 +800,19 @@ Stop ptxemu::runThread(const BlockEnv &env, ThreadState &thread) {
       thread.pc = pc + 1;
       thread.status = ThreadState::AtBarrier;
       return Stop::Barrier;
+    case Op::Ldmatrix:
+      // The row this lane addresses, read when the whole warp is there.
+      thread.matrixRow = nullptr;
+      if (r[kLaneId] < 8u * I.vec) {
+        const uint8_t *row = memory(I, 16);
+        if (!row)
+          return fault(I, "invalid ldmatrix row at address " +
+                              std::to_string(r[I.src[0]] + I.offset));
+        if (trace)
+          record(I.space, pc, row, 16, Access::GlobalLoad);
+        thread.matrixRow = row;
+      }
+      [[fallthrough]];
     case Op::Shfl:
     case Op::Mma:
       thread.pc = pc;

@@ -208,6 +208,7 @@ InstClass ptxemu::classify(const Inst &I) {
   case Op::St:
   case Op::Atom:
   case Op::CpAsync:
+  case Op::Ldmatrix:
     return InstClass::LoadStore;
   case Op::Shfl:
     return InstClass::Shuffle;

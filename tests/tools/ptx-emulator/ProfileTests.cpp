@@ -9,7 +9,8 @@
 // second pass hits the block's L1, so neither the L2 nor DRAM sees it
 // again), lanes reading their own runs of a sector (the L1 serves all but
 // the first load), a second launch over what the first left in the
-// L2, and cp.async (a global load and a shared store of its warp).
+// L2, cp.async (a global load and a shared store of its warp) and
+// ldmatrix (a shared load of the rows its lanes address).
 //
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
@@ -354,4 +355,25 @@ TEST_CASE("cp.async is a global load and a shared store of its warp",
   CHECK(c.sharedRequests == 1);
   CHECK(c.sharedWavefronts == 4);
   CHECK(c.sharedIdealWavefronts == 4);
+}
+
+TEST_CASE("ldmatrix is a shared load of the rows its lanes address",
+          "[profile]") {
+  Buffer in(1), out(1);
+  // 32 rows of 16 bytes, lane l at row l of a 512-byte tile: four
+  // wavefronts, none a conflict.
+  LaunchCounters c = profile(kernel(R"(
+  .shared .align 16 .b8 tile[1024];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, tile;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r5, %r6, %r7, %r8}, [%r4];
+)"),
+                             {&in, &out}, 1, 32);
+  CHECK(c.sharedRequests == 1);
+  CHECK(c.sharedWavefronts == 4);
+  CHECK(c.sharedIdealWavefronts == 4);
+  // Two parameter loads and the ldmatrix.
+  CHECK(c.instructions[static_cast<int>(InstClass::LoadStore)] == 3);
 }

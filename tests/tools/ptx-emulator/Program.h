@@ -80,6 +80,7 @@ enum class Op : uint8_t {
   Shfl,
   Atom,
   Mma,
+  Ldmatrix,
   CpAsync
 };
 
@@ -109,7 +110,8 @@ struct Inst {
   Type type = Type::None;  // the instruction's type (cvt: destination)
   Type type2 = Type::None; // cvt: source; mul.wide: destination
   Round round = Round::Default;
-  uint8_t vec = 1; // ld/st/mov vector width; cp.async: bytes
+  uint8_t vec =
+      1; // ld/st/mov vector width; cp.async: bytes; ldmatrix: matrices
   bool ftz = false, sat = false, guardNegated = false, negC = false;
   bool propagateNaN = false; // min/max.NaN
   Space space = Space::Generic;
@@ -120,6 +122,7 @@ struct Inst {
   uint32_t guard = 0;      // predicate slot; 0 (kZero) with hasGuard false
   bool hasGuard = false;
   bool toGeneric = false; // cvta: to the generic space (else from it)
+  bool transpose = false; // ldmatrix .trans
   uint32_t dst[4] = {0, 0, 0, 0}; // shfl/setp: dst[1] the predicate, if any
   uint8_t numDst = 0;
   // ld/st/atom: src[0] the address base; mma: the registers of the A, B

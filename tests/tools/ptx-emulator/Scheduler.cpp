@@ -142,8 +142,8 @@ private:
   bool completeShuffle(uint32_t first, uint32_t last) {
     for (uint32_t t = first; t < last; ++t)
       if (threads[t].status == ThreadState::AtShuffle &&
-          entry.code[threads[t].pc].op == Op::Mma)
-        return completeMma(first, last);
+          isWholeWarp(entry.code[threads[t].pc].op))
+        return completeWholeWarp(first, last);
     uint32_t waiting = 0, members = 0;
     for (uint32_t t = first; t < last; ++t) {
       const ThreadState &th = threads[t];
@@ -187,21 +187,28 @@ private:
     return true;
   }
 
-  /// Completes the mma.sync of the warp [first, last) when all 32 lanes
-  /// have arrived (an `.aligned` instruction: a warp with fewer, or with
-  /// lanes that exited, never completes it).
-  bool completeMma(uint32_t first, uint32_t last) {
+  static bool isWholeWarp(Op op) { return op == Op::Mma || op == Op::Ldmatrix; }
+
+  /// Completes the mma.sync or ldmatrix of the warp [first, last) when all
+  /// 32 lanes have arrived at it (`.aligned` instructions: a warp with
+  /// fewer, or with lanes that exited, never completes them).
+  bool completeWholeWarp(uint32_t first, uint32_t last) {
     if (last - first != kWarpSize)
       return false;
+    const Inst &I = entry.code[threads[first].pc];
     uint64_t *regs[kWarpSize];
+    const uint8_t *rows[kWarpSize];
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
       ThreadState &th = threads[first + lane];
-      if (th.status != ThreadState::AtShuffle ||
-          entry.code[th.pc].op != Op::Mma)
+      if (th.status != ThreadState::AtShuffle || th.pc != threads[first].pc)
         return false;
       regs[lane] = th.regs;
+      rows[lane] = th.matrixRow;
     }
-    mmaSync(entry.code[threads[first].pc], regs);
+    if (I.op == Op::Mma)
+      mmaSync(I, regs);
+    else
+      loadMatrices(I, rows, regs);
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
       ThreadState &th = threads[first + lane];
       ++th.pc;
@@ -220,6 +227,7 @@ private:
                                      : t.pc];
       std::string what = t.status == ThreadState::AtBarrier ? "bar.sync"
                          : I.op == Op::Mma                  ? "mma.sync"
+                         : I.op == Op::Ldmatrix             ? "ldmatrix"
                                                             : "shfl.sync";
       ++where[what + " at line " + std::to_string(I.line)];
     }
