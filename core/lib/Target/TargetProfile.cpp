@@ -15,18 +15,19 @@ static const TargetProfile kProfiles[] = {
     {"sm_80", TargetKind::NVPTX, "nvptx64-nvidia-cuda", "sm_80", "+ptx80",
      /*subgroupSize=*/32, /*maxThreadsPerBlock=*/1024,
      /*maxSharedMemoryPerBlock=*/48 * 1024, /*defaultBlockSize=*/256,
-     /*numComputeUnits=*/108, /*contractionTile=*/128, /*contractionTileK=*/8},
-    {"sm_90", TargetKind::NVPTX, "nvptx64-nvidia-cuda", "sm_90", "+ptx80",
-     32, 1024, 48 * 1024, 256, 132, 128, 8},
-    {"gfx90a", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx90a", "", 64,
-     1024, 64 * 1024, 256, 104, 128, 8},
-    {"gfx942", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx942", "", 64,
-     1024, 64 * 1024, 256, 304, 128, 8},
+     /*numComputeUnits=*/108, /*contractionTile=*/128, /*contractionTileK=*/8,
+     TensorCores::MmaSync},
+    {"sm_90", TargetKind::NVPTX, "nvptx64-nvidia-cuda", "sm_90", "+ptx80", 32,
+     1024, 48 * 1024, 256, 132, 128, 8, TensorCores::MmaSync},
+    {"gfx90a", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx90a", "", 64, 1024,
+     64 * 1024, 256, 104, 128, 8, TensorCores::Mfma},
+    {"gfx942", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx942", "", 64, 1024,
+     64 * 1024, 256, 304, 128, 8, TensorCores::Mfma},
     // The host object targets x86-64-v2 (SSE4.2, every x86-64 CPU since
     // 2009): floor/ceil/trunc/roundeven are instructions there, not libm
     // calls. The bytes never depend on the CPU of the compiling machine.
-    {"host", TargetKind::Host, "x86_64-unknown-linux-gnu", "x86-64-v2", "", 1, 1,
-     0, 1, 0, 16, 16},
+    {"host", TargetKind::Host, "x86_64-unknown-linux-gnu", "x86-64-v2", "", 1,
+     1, 0, 1, 0, 16, 16, TensorCores::None},
 };
 
 ArtifactKind TargetProfile::artifactKind() const {

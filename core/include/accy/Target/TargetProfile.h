@@ -20,6 +20,11 @@ namespace accy {
 /// The backend family a profile compiles through.
 enum class TargetKind { NVPTX, AMDGPU, Host };
 
+/// The matrix instructions a target's contractions of f16 and bf16 inputs
+/// (with f32 accumulation) may use: none, NVIDIA's warp-level `mma.sync`
+/// (sm_80 and later), or AMD's `v_mfma` (CDNA 2 and 3).
+enum class TensorCores { None, MmaSync, Mfma };
+
 /// The kind of artifact a target produces.
 enum class ArtifactKind { PTX, HSACO, HostObject };
 
@@ -48,6 +53,7 @@ struct TargetProfile {
   /// shared memory.
   unsigned contractionTile;
   unsigned contractionTileK;
+  TensorCores tensorCores;
 
   bool isGPU() const { return kind != TargetKind::Host; }
   ArtifactKind artifactKind() const;

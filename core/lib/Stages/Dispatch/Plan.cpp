@@ -282,6 +282,8 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
     SmallVector<int64_t> block, tile;
     int64_t rowsPerBlock = 0, subgroupRowsUpTo = 0;
     ScanPlan scan;
+    DenseI64ArrayAttr mma;
+    int64_t stages = 0;
     switch (shape.schedule) {
     case Schedule::Elementwise:
       if (std::optional<TransposedLoops> loops = findTransposedLoops(op)) {
@@ -323,6 +325,16 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
     }
     case Schedule::TiledContraction: {
       int64_t t = contractionTileFor(op, shape, *profile);
+      if (usesTensorCores(op, shape, *profile)) {
+        // A subgroup per x, the block's subgroups along y; a K tile in
+        // workgroup memory while the next is loaded into registers.
+        block = {profile->subgroupSize, kMmaWarpsM * kMmaWarpsN, 1};
+        tile = {t, t, kMmaTileK};
+        mma = b.getDenseI64ArrayAttr(kMmaShape);
+        stages = 2;
+        sharedBytes = getMmaWorkgroupBytes(op, shape, t, t, kMmaTileK);
+        break;
+      }
       int64_t tk = profile->contractionTileK;
       int64_t threads = kContractionThreadsPerSide;
       block = {threads, threads, 1};
@@ -356,7 +368,7 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
             b.getDenseI64ArrayAttr(tile), profile->subgroupSize, sharedBytes,
             rowsPerBlock, subgroupRowsUpTo, scan.linesPerBlock,
             scan.threadLinesFrom, scan.lineTile, scan.splitLinesBelow,
-            scan.lineChunks, shuffleUp)));
+            scan.lineChunks, shuffleUp, mma, stages)));
   }
   StringAttr combiner;
   if (shape.combiner)

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PayloadEmitter.h"
+#include "ContractionBlocks.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -78,18 +78,12 @@ struct ContractionKernel {
   int64_t bm, bn, bk, tm, tn, threads;
 
   // Set inside the launch.
-  SmallVector<Value> sizes, batchIvs;
+  SmallVector<Value> sizes;
+  std::optional<ContractionBlock> block;
   Value zero, workgroup;
 
-  /// The iteration point at (mv, nv, kv) of this block's batch element.
   SmallVector<Value> ivsAt(Value mv, Value nv, Value kv) {
-    SmallVector<Value> ivs(op.getNumLoops(), zero);
-    for (auto [d, v] : llvm::zip(shape.batchDims, batchIvs))
-      ivs[d] = v;
-    ivs[shape.mDim] = mv;
-    ivs[shape.nDim] = nv;
-    ivs[shape.kDim] = kv;
-    return ivs;
+    return block->ivsAt(mv, nv, kv);
   }
 
   /// What one thread copies of an operand tile (`side` x BK) per step:
@@ -235,27 +229,19 @@ FailureOr<Operation *> ContractionKernel::build() {
   unsigned m = shape.mDim, n = shape.nDim, k = shape.kDim;
 
   Ix host{rw, loc};
-  SmallVector<Value> hostSizes = loopSizes(rw, loc, op);
-  Value grid = host.mul(
-      host.mul(host.ceilDiv(hostSizes[n], bn), host.ceilDiv(hostSizes[m], bm)),
-      host.product(select(hostSizes, shape.batchDims)));
+  Value grid = contractionGrid(host, loopSizes(rw, loc, op), shape, bm, bn);
   gpu::LaunchOp launch = createLaunch(
       rw, loc, grid, plan.block,
       TypeRange{workgroupBuffer({workgroupBytes()}, rw.getI8Type())});
   OpBuilder::InsertionGuard guard(rw);
   rw.setInsertionPoint(launch.getBody().front().getTerminator());
   Ix ix{rw, loc};
-  zero = ix.c(0);
   workgroup = launch.getWorkgroupAttributions()[0];
   sizes = loopSizes(rw, loc, op);
-  Value tilesN = ix.ceilDiv(sizes[n], bn), tilesM = ix.ceilDiv(sizes[m], bm);
-  Value block = launch.getBlockIds().x;
+  block.emplace(ix, op, shape, sizes, launch.getBlockIds().x, bm, bn);
+  zero = block->zero;
+  Value m0 = block->m0, n0 = block->n0;
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
-  Value rest = ix.div(block, tilesN);
-  Value m0 = ix.mul(ix.rem(rest, tilesM), bm);
-  Value n0 = ix.mul(ix.rem(block, tilesN), bn);
-  batchIvs =
-      delinearize(ix, ix.div(rest, tilesM), select(sizes, shape.batchDims));
   Value tid = ix.add(ix.mul(ty, plan.block[0]), tx);
 
   SmallVector<Value> rowOffsets = microOffsets(ix, ty, tm, bm);
@@ -312,14 +298,7 @@ FailureOr<Operation *> ContractionKernel::build() {
   auto fetchEither = [&](Value condition,
                          function_ref<SmallVector<Value>()> ifTrue,
                          function_ref<SmallVector<Value>()> ifFalse) {
-    auto branch = rw.create<scf::IfOp>(loc, fetchedTypes, condition,
-                                       /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard ifGuard(rw);
-    rw.setInsertionPointToStart(branch.thenBlock());
-    rw.create<scf::YieldOp>(loc, ifTrue());
-    rw.setInsertionPointToStart(branch.elseBlock());
-    rw.create<scf::YieldOp>(loc, ifFalse());
-    return SmallVector<Value>(branch.getResults());
+    return uniformBranch(rw, loc, fetchedTypes, condition, ifTrue, ifFalse);
   };
   SmallVector<Value> first = fetchEither(
       ix.lt(zero, kSize), [&] { return fetchBoth(zero, kLast); },

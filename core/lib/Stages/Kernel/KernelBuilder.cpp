@@ -148,7 +148,9 @@ FailureOr<unsigned> accy::kernel::buildLaunch(RewriterBase &rewriter,
     launch = buildThreadKernel(rewriter, op, plan);
     break;
   case Schedule::TiledContraction:
-    launch = buildContractionKernel(rewriter, op, plan, shape);
+    launch = plan.mma.empty()
+                 ? buildContractionKernel(rewriter, op, plan, shape)
+                 : buildMmaContractionKernel(rewriter, op, plan, shape);
     break;
   case Schedule::RowReduction:
   case Schedule::Scan: {

@@ -41,6 +41,10 @@ struct KernelPlan {
   /// a block takes when each subgroup takes a row (0: a block per row),
   /// for rows of at most `subgroupRowsUpTo` elements.
   int64_t rowsPerBlock = 0, subgroupRowsUpTo = 0;
+  /// For tiled contractions on tensor cores: the matrix instruction's
+  /// shape (M, N, K; empty for the SIMT schedule) and the K tiles in flight.
+  llvm::SmallVector<int64_t> mma;
+  int64_t stages = 0;
   /// Scalars replacing the initial contents of the outputs (the values of
   /// the fills folded into this dispatch), one per output; null where the
   /// output is read.
@@ -109,6 +113,15 @@ mlir::FailureOr<mlir::Operation *>
 buildContractionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                        const KernelPlan &plan, const DispatchShape &shape);
 
+/// The tiled contraction on tensor cores (MmaContractionKernel.cpp), for a
+/// plan with `mma`: a block per `plan.tile` = [BM, BN, BK] tile of the
+/// output, kMmaWarpsM x kMmaWarpsN subgroups each computing its part in
+/// `mma.sync` fragments from `ldmatrix` reads of the operand tiles in
+/// workgroup memory; the epilogues of `plan` run at each output stored.
+mlir::FailureOr<mlir::Operation *>
+buildMmaContractionKernel(mlir::RewriterBase &rewriter,
+                          mlir::linalg::LinalgOp op, const KernelPlan &plan,
+                          const DispatchShape &shape);
 /// The row-reduction schedule (RowKernel.cpp) for `op` with `combiner`: one
 /// block per row, threads folding strided parts of it and combining through
 /// subgroup shuffles and workgroup memory; the row pipeline of

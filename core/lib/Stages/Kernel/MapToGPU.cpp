@@ -11,10 +11,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace accy::kernel {
 #define GEN_PASS_DEF_MAPTOGPU
@@ -81,6 +83,9 @@ KernelPlan makePlan(choir::PlanAttr plan, choir::LaunchAttr launch) {
   kp.lineChunks = launch.getLineChunks();
   kp.rowsPerBlock = launch.getRowsPerBlock();
   kp.subgroupRowsUpTo = launch.getSubgroupRowsUpTo();
+  if (DenseI64ArrayAttr mma = launch.getMma())
+    kp.mma.assign(mma.asArrayRef().begin(), mma.asArrayRef().end());
+  kp.stages = launch.getStages();
   return kp;
 }
 

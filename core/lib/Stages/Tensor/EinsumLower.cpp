@@ -46,6 +46,23 @@ std::string whyNotLowered(Operation *op) {
   return "";
 }
 
+/// What the einsum reads of operand `v`, given that it multiplies in `acc`:
+/// the source of a cast that widens floats exactly into `acc` (f16 or bf16
+/// cast to f32, the usual way to ask for f32 accumulation), whose
+/// conversion the payload then makes itself, else `v`. The contraction
+/// reads the narrow elements (half the bytes) and sees its true input
+/// types, which decide whether it runs on tensor cores.
+Value exactlyWidenedSource(Value v, Type acc) {
+  auto cast = v.getDefiningOp<choir::CastOp>();
+  if (!cast)
+    return v;
+  auto from = dyn_cast<FloatType>(tensorType(cast.getInput()).getElementType());
+  auto to = dyn_cast<FloatType>(tensorType(v).getElementType());
+  if (!from || to != acc || from.getWidth() >= to.getWidth())
+    return v;
+  return cast.getInput();
+}
+
 /// The loops of an einsum and how each operand reads them.
 struct Contraction {
   std::string loops;                   // one label per loop
@@ -56,7 +73,7 @@ struct Contraction {
 };
 
 Contraction analyse(OpBuilder &b, Location loc, choir::EinsumOp op,
-                    const choir::EinsumSpec &spec) {
+                    const choir::EinsumSpec &spec, Type acc) {
   Contraction c;
   c.loops = spec.result;
   c.numParallel = spec.result.size();
@@ -83,7 +100,8 @@ Contraction analyse(OpBuilder &b, Location loc, choir::EinsumOp op,
       }
       exprs.push_back(b.getAffineDimExpr(c.loops.find(label)));
     }
-    c.operands.push_back(dropUnitDims(b, loc, v, drop));
+    c.operands.push_back(
+        dropUnitDims(b, loc, exactlyWidenedSource(v, acc), drop));
     c.operandMaps.push_back(
         AffineMap::get(c.loops.size(), 0, exprs, b.getContext()));
     c.collapsed.push_back(!drop.empty());
@@ -146,13 +164,16 @@ struct LowerEinsum : OpRewritePattern<choir::EinsumOp> {
     auto type = op.getType();
     Type elem = type.getElementType();
     Type acc = computeType(elem);
-    Contraction c = analyse(rewriter, loc, op, spec);
+    Contraction c = analyse(rewriter, loc, op, spec, acc);
     SmallVector<Value> sizes = resultSizes(rewriter, loc, op, spec);
     bool reduces = c.loops.size() > static_cast<size_t>(c.numParallel);
     auto accType = RankedTensorType::get(type.getShape(), acc);
 
     bool broadcasts = llvm::is_contained(c.collapsed, true);
-    if (useNamedOps && acc == elem && !broadcasts &&
+    bool sameTypes = llvm::all_of(c.operands, [&](Value v) {
+      return tensorType(v).getElementType() == elem;
+    });
+    if (useNamedOps && acc == elem && !broadcasts && sameTypes &&
         (isMatmulSpec(spec, false) || isMatmulSpec(spec, true))) {
       Value init = filledTensor(rewriter, loc, type, sizes,
                                 scalarConstant(rewriter, loc, elem, 0));

@@ -71,6 +71,44 @@ inline constexpr int64_t kContractionTilePad = 4;
 /// rows in workgroup memory (ContractionKernel.cpp says why).
 inline constexpr int64_t kContractionStagingPad = 1;
 
+/// The tiled contraction on tensor cores (TensorCorePlan.cpp,
+/// MmaContractionKernel.cpp): a block of kMmaWarpsM x kMmaWarpsN subgroups,
+/// each computing a (BM / kMmaWarpsM) x (BN / kMmaWarpsN) part of the
+/// output tile as 16 x 8 fragments of NVIDIA's `mma.sync` (kMmaShape), K
+/// staged kMmaTileK at a time through workgroup memory.
+inline constexpr int64_t kMmaWarpsM = 2, kMmaWarpsN = 4;
+inline constexpr int64_t kMmaTileK = 32;
+inline constexpr int64_t kMmaShape[3] = {16, 8, 16};
+/// An operand tile of a tensor-core contraction in workgroup memory, laid
+/// out as the operand lies in its buffer: `[side][BK + pad]` when K is its
+/// innermost dimension (`kContiguous`), else `[BK][side + pad]`. The pad
+/// (kMmaTilePad elements) keeps rows a multiple of 16 bytes, as `ldmatrix`
+/// reads them, and starts the 8 rows of an 8x8 matrix on distinct banks.
+struct MmaOperandTile {
+  bool kContiguous = true;
+  int64_t rows = 0, columns = 0;
+};
+inline constexpr int64_t kMmaTilePad = 8;
+/// The tile of the lhs (`lhs`, `side` = BM) or the rhs operand (BN).
+MmaOperandTile getMmaOperandTile(mlir::linalg::LinalgOp op,
+                                 const DispatchShape &shape, bool lhs,
+                                 int64_t side, int64_t bk);
+/// The f32 rows through which the outputs leave, in the operand tiles'
+/// bytes: 8 rows of each subgroup row of the block, BN + kMmaStagingPad
+/// wide (a row 8 banks after the one above: a subgroup's 64-bit puts of two
+/// accumulators take two wavefronts, the fewest).
+inline constexpr int64_t kMmaStagingRows = 8 * kMmaWarpsM;
+inline constexpr int64_t kMmaStagingPad = 8;
+/// Workgroup bytes of a tensor-core contraction of tile [bm, bn, bk].
+int64_t getMmaWorkgroupBytes(mlir::linalg::LinalgOp op,
+                             const DispatchShape &shape, int64_t bm, int64_t bn,
+                             int64_t bk);
+/// Whether contraction `op` runs on `profile`'s tensor cores: both inputs
+/// f16 or both bf16, extended to f32 and multiplied and accumulated in f32
+/// (`acc + ext(a) * ext(b)`, what `@` and `einsum` of such inputs, or of
+/// their casts to f32, become), on a target with `mma.sync`.
+bool usesTensorCores(mlir::linalg::LinalgOp op, const DispatchShape &shape,
+                     const TargetProfile &profile);
 /// An elementwise op whose operands are not all contiguous along one loop
 /// (a transpose, or an op reading one operand transposed): each operand's
 /// innermost dimension is indexed by loop `inner` (the first output's) or

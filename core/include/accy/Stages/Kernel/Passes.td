@@ -91,7 +91,9 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
                            "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::affine::AffineDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect",
+                           "mlir::nvgpu::NVGPUDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def ScanLoops : Pass<"accy-choir-scan-loops", "mlir::func::FuncOp"> {

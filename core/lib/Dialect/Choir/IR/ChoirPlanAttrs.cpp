@@ -19,14 +19,12 @@ static bool allPositive(ArrayRef<int64_t> values) {
   return llvm::all_of(values, [](int64_t value) { return value > 0; });
 }
 
-LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 DenseI64ArrayAttr block,
-                                 DenseI64ArrayAttr tile, int64_t subgroup,
-                                 int64_t workgroupMemory, int64_t rowsPerBlock,
-                                 int64_t subgroupRowsUpTo,
-                                 int64_t linesPerBlock, int64_t threadLinesFrom,
-                                 int64_t lineTile, int64_t splitLinesBelow,
-                                 int64_t lineChunks, bool) {
+LogicalResult LaunchAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, DenseI64ArrayAttr block,
+    DenseI64ArrayAttr tile, int64_t subgroup, int64_t workgroupMemory,
+    int64_t rowsPerBlock, int64_t subgroupRowsUpTo, int64_t linesPerBlock,
+    int64_t threadLinesFrom, int64_t lineTile, int64_t splitLinesBelow,
+    int64_t lineChunks, bool, DenseI64ArrayAttr mma, int64_t stages) {
   if (!block || block.size() != 3 || !allPositive(block.asArrayRef()))
     return emitError() << "block must be three positive sizes (x, y, z)";
   if (!tile || tile.empty() || !allPositive(tile.asArrayRef()))
@@ -40,6 +38,12 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "launch sizes must not be negative";
   if (lineChunks && !linesPerBlock)
     return emitError() << "line_chunks needs lines_per_block";
+  if (mma && (mma.size() != 3 || !allPositive(mma.asArrayRef())))
+    return emitError() << "mma must be three positive sizes (M, N, K)";
+  if (mma && (tile.size() != 3 || stages <= 0))
+    return emitError() << "mma needs tile = [BM, BN, BK] and stages";
+  if (!mma && stages)
+    return emitError() << "stages needs mma";
   return success();
 }
 

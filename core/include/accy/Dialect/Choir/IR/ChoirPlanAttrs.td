@@ -67,8 +67,12 @@ def Choir_LaunchAttr : Choir_Attr<"Launch", "launch"> {
       (blocks share a line, below `split_lines_below` lines when a size is
       dynamic), `line_chunks` (each line in that many chunks, a thread
       each, `lines_per_block` lines a block; below `thread_lines_from`
-      lines where that is set, else always), `shuffle_up` (`gpu.shuffle up`, which MLIR 19 lowers to
-      NVVM only; `idx` shuffles otherwise).
+      lines where that is set, else always), `shuffle_up` (`gpu.shuffle
+      up`, which MLIR 19 lowers to NVVM only; `idx` shuffles otherwise);
+    - tiled contractions on tensor cores: `mma`, the shape (M, N, K) of the
+      matrix instruction each subgroup issues (`[16, 8, 16]`: NVIDIA's
+      `mma.sync`), and `stages`, the K tiles in flight (2: one in
+      workgroup memory being multiplied, the next on its way there).
   }];
   let parameters = (ins "::mlir::DenseI64ArrayAttr":$block,
       "::mlir::DenseI64ArrayAttr":$tile,
@@ -81,7 +85,9 @@ def Choir_LaunchAttr : Choir_Attr<"Launch", "launch"> {
       DefaultValuedParameter<"int64_t", "0">:$line_tile,
       DefaultValuedParameter<"int64_t", "0">:$split_lines_below,
       DefaultValuedParameter<"int64_t", "0">:$line_chunks,
-      DefaultValuedParameter<"bool", "false">:$shuffle_up);
+      DefaultValuedParameter<"bool", "false">:$shuffle_up,
+      OptionalParameter<"::mlir::DenseI64ArrayAttr">:$mma,
+      DefaultValuedParameter<"int64_t", "0">:$stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -1,0 +1,56 @@
+//===- ContractionBlocks.cpp - What both contraction schedules share ------===//
+
+#include "ContractionBlocks.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace accy;
+using namespace accy::kernel;
+
+Value accy::kernel::contractionGrid(Ix &host, ArrayRef<Value> sizes,
+                                    const DispatchShape &shape, int64_t bm,
+                                    int64_t bn) {
+  return host.mul(host.mul(host.ceilDiv(sizes[shape.nDim], bn),
+                           host.ceilDiv(sizes[shape.mDim], bm)),
+                  host.product(select(sizes, shape.batchDims)));
+}
+
+ContractionBlock::ContractionBlock(Ix &ix, linalg::LinalgOp op,
+                                   const DispatchShape &shape,
+                                   ArrayRef<Value> sizes, Value block,
+                                   int64_t bm, int64_t bn)
+    : op(op), shape(shape), zero(ix.c(0)) {
+  Value tilesN = ix.ceilDiv(sizes[shape.nDim], bn);
+  Value tilesM = ix.ceilDiv(sizes[shape.mDim], bm);
+  Value rest = ix.div(block, tilesN);
+  m0 = ix.mul(ix.rem(rest, tilesM), bm);
+  n0 = ix.mul(ix.rem(block, tilesN), bn);
+  batchIvs =
+      delinearize(ix, ix.div(rest, tilesM), select(sizes, shape.batchDims));
+}
+
+SmallVector<Value> ContractionBlock::ivsAt(Value mv, Value nv, Value kv) const {
+  SmallVector<Value> ivs(linalg::LinalgOp(op).getNumLoops(), zero);
+  for (auto [d, v] : llvm::zip(shape.batchDims, batchIvs))
+    ivs[d] = v;
+  ivs[shape.mDim] = mv;
+  ivs[shape.nDim] = nv;
+  ivs[shape.kDim] = kv;
+  return ivs;
+}
+
+SmallVector<Value>
+accy::kernel::uniformBranch(RewriterBase &rw, Location loc, TypeRange types,
+                            Value condition,
+                            function_ref<SmallVector<Value>()> ifTrue,
+                            function_ref<SmallVector<Value>()> ifFalse) {
+  auto branch = rw.create<scf::IfOp>(loc, types, condition,
+                                     /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPointToStart(branch.thenBlock());
+  rw.create<scf::YieldOp>(loc, ifTrue());
+  rw.setInsertionPointToStart(branch.elseBlock());
+  rw.create<scf::YieldOp>(loc, ifFalse());
+  return SmallVector<Value>(branch.getResults());
+}

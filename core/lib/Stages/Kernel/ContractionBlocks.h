@@ -1,0 +1,49 @@
+//===- ContractionBlocks.h - What both contraction schedules share -*- C++
+//-*-===//
+//
+// The tiled contraction's SIMT (ContractionKernel.cpp) and tensor-core
+// (MmaContractionKernel.cpp) kernels launch a block per output tile and
+// batch element alike: the grid, the tile a block takes, the iteration
+// points it reads, and the branches every thread of a block takes alike.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCY_LIB_STAGES_KERNEL_CONTRACTIONBLOCKS_H
+#define ACCY_LIB_STAGES_KERNEL_CONTRACTIONBLOCKS_H
+
+#include "PayloadEmitter.h"
+
+namespace accy::kernel {
+
+/// Blocks of a contraction tiled by `bm` x `bn` over the loop `sizes`: one
+/// per output tile and batch element.
+mlir::Value contractionGrid(Ix &host, llvm::ArrayRef<mlir::Value> sizes,
+                            const DispatchShape &shape, int64_t bm, int64_t bn);
+
+/// The output tile of one block: its first row and column and its batch
+/// element (N tiles fastest, then M tiles, then the batch loops).
+struct ContractionBlock {
+  mlir::linalg::LinalgOp op;
+  const DispatchShape &shape;
+  mlir::Value zero, m0, n0;
+  llvm::SmallVector<mlir::Value> batchIvs;
+
+  ContractionBlock(Ix &ix, mlir::linalg::LinalgOp op,
+                   const DispatchShape &shape,
+                   llvm::ArrayRef<mlir::Value> sizes, mlir::Value block,
+                   int64_t bm, int64_t bn);
+  /// The iteration point at (mv, nv, kv) of this block's batch element.
+  llvm::SmallVector<mlir::Value> ivsAt(mlir::Value mv, mlir::Value nv,
+                                       mlir::Value kv) const;
+};
+
+/// The values of `types` that `ifTrue` or `ifFalse` computes, under a
+/// branch on `condition` that every thread of a block takes alike.
+llvm::SmallVector<mlir::Value>
+uniformBranch(mlir::RewriterBase &rw, mlir::Location loc, mlir::TypeRange types,
+              mlir::Value condition,
+              llvm::function_ref<llvm::SmallVector<mlir::Value>()> ifTrue,
+              llvm::function_ref<llvm::SmallVector<mlir::Value>()> ifFalse);
+
+} // namespace accy::kernel
+
+#endif // ACCY_LIB_STAGES_KERNEL_CONTRACTIONBLOCKS_H
