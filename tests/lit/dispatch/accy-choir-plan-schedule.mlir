@@ -488,3 +488,39 @@ module {
 // CHECK-SAME:    choir.plan = #choir.plan<row_reduction, combiner = "addi"
 // CHECK:       linalg.generic
 // CHECK-SAME:    choir.plan = #choir.plan<thread_reduction
+
+// -----
+
+// Tensor cores take contractions of f16 or bf16 inputs accumulated in f32
+// (acc + ext(a) * ext(b)) on targets with mma.sync; a payload that rounds in
+// between (here f16 accumulation) or f32 inputs keep the SIMT schedule, as
+// do gfx942 (no MFMA schedule yet) and the host. The rhs tile lies as the
+// operand does: K-contiguous [128][32 + 8] for `nk`, [32][128 + 8] for `kn`.
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+module {
+  module @tensor_cores attributes {accy.kernel = "tensor_cores"} {
+    func.func @tensor_cores(%a: tensor<?x?xbf16>, %b: tensor<?x?xbf16>, %h: tensor<?x?xf16>, %o0: tensor<?x?xf32> {accy.result = 0 : i64}, %o1: tensor<?x?xf16> {accy.result = 1 : i64}) -> (tensor<?x?xf32>, tensor<?x?xf16>) attributes {accy.entry} {
+      %nt = linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<?x?xbf16>, tensor<?x?xbf16>) outs(%o0 : tensor<?x?xf32>) {
+      ^bb0(%x: bf16, %y: bf16, %acc: f32):
+        %xe = arith.extf %x : bf16 to f32
+        %ye = arith.extf %y : bf16 to f32
+        %p = arith.mulf %xe, %ye : f32
+        %s = arith.addf %acc, %p : f32
+        linalg.yield %s : f32
+      } -> tensor<?x?xf32>
+      %half = linalg.matmul ins(%h, %h : tensor<?x?xf16>, tensor<?x?xf16>) outs(%o1 : tensor<?x?xf16>) -> tensor<?x?xf16>
+      return %nt, %half : tensor<?x?xf32>, tensor<?x?xf16>
+    }
+  }
+}
+
+// CHECK-LABEL: module @tensor_cores
+// CHECK:       linalg.generic
+// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 64, workgroup_memory = 8256>
+// CHECK-SAME:    host = #choir.serial_loops
+// CHECK-SAME:    sm_80 = #choir.launch<block = [32, 8, 1], tile = [128, 128, 32], subgroup = 32, workgroup_memory = 20480, mma = [16, 8, 16], stages = 2>
+// CHECK:       linalg.matmul
+// CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 32, workgroup_memory = 4224>}>

@@ -98,3 +98,27 @@ func.func @types(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %i: tensor<4x8xi32>, 
   %s = choir.einsum "ij,jk->ik" %i, %j : (tensor<4x8xi32>, tensor<8x4xi32>) -> tensor<4x4xi32>
   return %r, %s : tensor<4x4xf16>, tensor<4x4xi32>
 }
+
+// -----
+
+// Operands cast exactly from f16 (or bf16) to the f32 they multiply in are
+// read as they are, the conversion in the payload: one contraction of the
+// 16-bit inputs (what tensor cores take). A cast that rounds (f64 to f32)
+// stays an operand of its own.
+// CHECK-LABEL: func.func @widened
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf16>, %[[B:.*]]: tensor<8x4xbf16>, %[[D:.*]]: tensor<8x4xf64>)
+// CHECK: %[[T:.*]] = choir.cast %[[D]] : tensor<8x4xf64> -> tensor<8x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<4x8xf16>, tensor<8x4xbf16>)
+// CHECK: ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: bf16, %[[ACC:.*]]: f32):
+// CHECK: %[[XE:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK: %[[YE:.*]] = arith.extf %[[Y]] : bf16 to f32
+// CHECK: %[[P:.*]] = arith.mulf %[[XE]], %[[YE]] : f32
+// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[T]] : tensor<4x8xf16>, tensor<8x4xf32>)
+func.func @widened(%a: tensor<4x8xf16>, %b: tensor<8x4xbf16>, %d: tensor<8x4xf64>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %a32 = choir.cast %a : tensor<4x8xf16> -> tensor<4x8xf32>
+  %b32 = choir.cast %b : tensor<8x4xbf16> -> tensor<8x4xf32>
+  %d32 = choir.cast %d : tensor<8x4xf64> -> tensor<8x4xf32>
+  %r = choir.einsum "ij,jk->ik" %a32, %b32 : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  %s = choir.einsum "ij,jk->ik" %a32, %d32 : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return %r, %s : tensor<4x4xf32>, tensor<4x4xf32>
+}
