@@ -89,11 +89,11 @@ module {
 // CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 2304>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 4352>
 // f16 inputs accumulated in f32 take sm_80's tensor cores: 8 subgroups of
-// mma.sync, K tiles of 32, the lhs tile [64][32 + 8] and the rhs tile
-// [32][64 + 8] of f16 (as each lies in memory).
+// mma.sync, K tiles of 32, two stages of the lhs tile [64][32 + 8] and the
+// rhs tile [32][64 + 8] of f16 (as each lies in memory).
 // CHECK:       linalg.batch_matmul
 // CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 2112>
-// CHECK-SAME:    sm_80 = #choir.launch<block = [32, 8, 1], tile = [64, 64, 32], subgroup = 32, workgroup_memory = 9728, mma = [16, 8, 16], stages = 2>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [32, 8, 1], tile = [64, 64, 32], subgroup = 32, workgroup_memory = 19456, mma = [16, 8, 16], stages = 2>
 // CHECK:       linalg.matmul
 // CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 64, workgroup_memory = 8704>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 8704>
@@ -521,6 +521,6 @@ module {
 // CHECK:       linalg.generic
 // CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 64, workgroup_memory = 8256>
 // CHECK-SAME:    host = #choir.serial_loops
-// CHECK-SAME:    sm_80 = #choir.launch<block = [32, 8, 1], tile = [128, 128, 32], subgroup = 32, workgroup_memory = 20480, mma = [16, 8, 16], stages = 2>
+// CHECK-SAME:    sm_80 = #choir.launch<block = [32, 8, 1], tile = [128, 128, 32], subgroup = 32, workgroup_memory = 40960, mma = [16, 8, 16], stages = 2>
 // CHECK:       linalg.matmul
 // CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 32, workgroup_memory = 4224>}>

@@ -326,12 +326,11 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
     case Schedule::TiledContraction: {
       int64_t t = contractionTileFor(op, shape, *profile);
       if (usesTensorCores(op, shape, *profile)) {
-        // A subgroup per x, the block's subgroups along y; a K tile in
-        // workgroup memory while the next is loaded into registers.
+        // A subgroup per x, the block's subgroups along y.
         block = {profile->subgroupSize, kMmaWarpsM * kMmaWarpsN, 1};
         tile = {t, t, kMmaTileK};
         mma = b.getDenseI64ArrayAttr(kMmaShape);
-        stages = 2;
+        stages = kMmaStages;
         sharedBytes = getMmaWorkgroupBytes(op, shape, t, t, kMmaTileK);
         break;
       }

@@ -36,8 +36,9 @@ int64_t accy::getMmaWorkgroupBytes(linalg::LinalgOp op,
   auto bytes = [](const MmaOperandTile &tile) {
     return tile.rows * tile.columns * 2;
   };
-  return std::max(bytes(getMmaOperandTile(op, shape, true, bm, bk)) +
-                      bytes(getMmaOperandTile(op, shape, false, bn, bk)),
+  return std::max(kMmaStages *
+                      (bytes(getMmaOperandTile(op, shape, true, bm, bk)) +
+                       bytes(getMmaOperandTile(op, shape, false, bn, bk))),
                   kMmaStagingRows * (bn + kMmaStagingPad) * 4);
 }
 

@@ -57,14 +57,17 @@ struct MmaContractionKernel {
     OpOperand *operand;
     bool isLhs;
     MmaOperandTile layout;
-    Value tile;
-    SmallVector<Value> kk, row, outer;
+    SmallVector<Value> kk, outer;
+    /// The tile of every stage as one dimension, a stage `stageElements`
+    /// after the one before, and each element's index in a stage: one base
+    /// and a constant apart (the stores' offsets are immediates, not an
+    /// address register each).
+    Value flat;
+    int64_t stageElements;
+    SmallVector<Value> at;
   };
 
   Type inputElement() { return elementOf(op->getOperand(shape.lhsInput)); }
-  MemRefType tileType(const MmaOperandTile &layout) {
-    return workgroupBuffer({layout.rows, layout.columns}, inputElement());
-  }
   Value workgroupView(Ix &ix, int64_t offset, MemRefType type) {
     return rw.create<memref::ViewOp>(loc, type, workgroup, ix.c(offset),
                                      ValueRange{});
@@ -78,21 +81,27 @@ struct MmaContractionKernel {
     OpOperand *operand =
         &op->getOpOperand(isLhs ? shape.lhsInput : shape.rhsInput);
     MmaOperandTile layout = getMmaOperandTile(op, shape, isLhs, side, bk);
-    TileCopy copy{
-        operand, isLhs, layout, workgroupView(ix, offset, tileType(layout)),
-        {},      {},    {}};
-    int64_t inner = layout.kContiguous ? bk : side;
+    int64_t stageElements = layout.rows * layout.columns;
+    TileCopy copy{operand, isLhs, layout};
+    copy.stageElements = stageElements;
+    copy.flat = workgroupView(
+        ix, offset,
+        workgroupBuffer({kMmaStages * stageElements}, inputElement()));
+    // Thread `tid` takes column `first` of the tile's rows `next` + a
+    // multiple of `step` (the tile's rows are M or N indices, or K).
+    int64_t inner = layout.kContiguous ? bk : side, step = threads / inner;
     Value first = ix.rem(tid, ix.c(inner)), next = ix.div(tid, ix.c(inner));
+    Value flatFirst = ix.add(ix.mul(next, layout.columns), first);
     Value size = sizes[isLhs ? shape.mDim : shape.nDim];
     Value last = ix.sub(size, ix.c(1));
     Value base = isLhs ? block->m0 : block->n0;
     for (int64_t i = 0; i < side * bk / threads; ++i) {
-      Value across = ix.add(next, ix.c(i * (threads / inner)));
+      Value across = ix.add(next, ix.c(i * step));
       Value kk = layout.kContiguous ? first : across;
       Value row = layout.kContiguous ? across : first;
       copy.kk.push_back(kk);
-      copy.row.push_back(row);
       copy.outer.push_back(ix.minU(ix.add(base, row), last));
+      copy.at.push_back(ix.add(flatFirst, ix.c(i * step * layout.columns)));
     }
     return copy;
   }
@@ -117,21 +126,12 @@ struct MmaContractionKernel {
     return values;
   }
 
-  void put(const TileCopy &copy, ValueRange values) {
-    for (auto [value, kk, row] : llvm::zip(values, copy.kk, copy.row))
-      rw.create<memref::StoreOp>(loc, value, copy.tile,
-                                 copy.layout.kContiguous ? ValueRange{row, kk}
-                                                         : ValueRange{kk, row});
-  }
-
-  /// `tiles` 8x8 matrices by `ldmatrix` from `tile` at [first][second] of
-  /// this lane's row.
-  Value loadMatrices(Value tile, Value first, Value second, bool transpose,
-                     int64_t tiles) {
-    auto type = VectorType::get({tiles, 2}, inputElement());
-    return rw.create<nvgpu::LdMatrixOp>(loc, type, tile,
-                                        ValueRange{first, second}, transpose,
-                                        static_cast<uint32_t>(tiles));
+  /// Stores what `fetch` loaded into the stage at `stageOffset` elements.
+  void put(const TileCopy &copy, ValueRange values, Value stageOffset) {
+    Ix ix{rw, loc};
+    for (auto [value, at] : llvm::zip(values, copy.at))
+      rw.create<memref::StoreOp>(loc, value, copy.flat,
+                                 ix.add(at, stageOffset));
   }
 
   FailureOr<Operation *> build();
@@ -193,8 +193,7 @@ FailureOr<Operation *> MmaContractionKernel::build() {
     }
 
   TileCopy lhs = planCopy(ix, tid, true, 0);
-  int64_t lhsBytes = lhs.layout.rows * lhs.layout.columns * 2;
-  TileCopy rhs = planCopy(ix, tid, false, lhsBytes);
+  TileCopy rhs = planCopy(ix, tid, false, kMmaStages * lhs.stageElements * 2);
   SmallVector<Type> fetchedTypes(lhs.kk.size() + rhs.kk.size(), inputElement());
   auto fetchBoth = [&](Value k0, bool masked) {
     SmallVector<Value> values = fetch(lhs, k0, masked);
@@ -225,36 +224,56 @@ FailureOr<Operation *> MmaContractionKernel::build() {
   // address the rows of matrix i. An A fragment's four matrices are its
   // (rows, K) quarters (0-7, 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15);
   // a pair of B fragments' are (n-tile j, K 0-7), (j, 8-15), (j + 1, 0-7),
-  // (j + 1, 8-15).
+  // (j + 1, 8-15). A tile that is not K-contiguous holds them transposed.
+  // Each lane's row is at one index of the flat tile per operand, plus a
+  // constant per fragment and step (an immediate offset, not an address
+  // register each).
   Value l8 = ix.rem(lane, ix.c(kMatrix));
   Value mid = ix.mul(ix.rem(ix.div(lane, ix.c(kMatrix)), ix.c(2)), kMatrix);
   Value hi = ix.mul(ix.div(lane, ix.c(2 * kMatrix)), kMatrix);
   Value l16 = ix.rem(lane, ix.c(2 * kMatrix));
-  // One step of 16 K at tile offset `kBase`: every fragment's mma.sync.
-  auto step = [&](int64_t kBase, ArrayRef<Value> in) {
+  auto flatIndex = [&](const TileCopy &copy, Value row, Value column) {
+    return ix.add(ix.mul(row, copy.layout.columns), column);
+  };
+  Value aRows = lhs.layout.kContiguous
+                    ? flatIndex(lhs, ix.add(warpRow, l16), hi)
+                    : flatIndex(lhs, ix.add(hi, l8), ix.add(warpRow, mid));
+  // B's lanes 16-31 address the second fragment of a pair (`pair`).
+  auto bRowsWith = [&](Value pair) {
+    Value cols = ix.add(warpCol, pair);
+    return rhs.layout.kContiguous ? flatIndex(rhs, ix.add(cols, l8), mid)
+                                  : flatIndex(rhs, ix.add(mid, l8), cols);
+  };
+  Value bRows = bRowsWith(hi), bRowsLast = fn % 2 ? bRowsWith(zero) : Value();
+  // The matrices of the fragment at tile row (or column) `outer`, K `k`;
+  // `rows` includes the stage's offset.
+  auto loadAt = [&](const TileCopy &copy, Value rows, int64_t outer, int64_t k,
+                    int64_t tiles) {
+    int64_t columns = copy.layout.columns;
+    int64_t offset =
+        copy.layout.kContiguous ? outer * columns + k : k * columns + outer;
     Ix at{rw, loc};
-    Value k = at.c(kBase);
+    auto type = VectorType::get({tiles, 2}, inputElement());
+    return rw.create<nvgpu::LdMatrixOp>(
+        loc, type, copy.flat, ValueRange{at.add(rows, at.c(offset))},
+        !copy.layout.kContiguous, static_cast<uint32_t>(tiles));
+  };
+  // One step of 16 K at tile offset `kBase` of the stage at `aStage` and
+  // `bStage` elements: every fragment's mma.sync.
+  auto step = [&](int64_t kBase, Value aStage, Value bStage,
+                  ArrayRef<Value> in) {
+    Ix at{rw, loc};
     SmallVector<Value> a;
-    for (int64_t i = 0; i < fm; ++i) {
-      Value rows = at.add(warpRow, at.c(i * kMmaShape[0]));
-      a.push_back(lhs.layout.kContiguous
-                      ? loadMatrices(lhs.tile, at.add(rows, l16), at.add(k, hi),
-                                     false, 4)
-                      : loadMatrices(lhs.tile, at.add(k, at.add(hi, l8)),
-                                     at.add(rows, mid), true, 4));
-    }
+    for (int64_t i = 0; i < fm; ++i)
+      a.push_back(
+          loadAt(lhs, at.add(aRows, aStage), i * kMmaShape[0], kBase, 4));
     SmallVector<Value> b;
     for (int64_t j = 0; j < fn; j += 2) {
       // Two fragments from four matrices, or the last from two.
       int64_t tiles = j + 1 < fn ? 4 : 2;
-      Value cols = at.add(warpCol, at.c(j * kMmaShape[1]));
-      Value pair = tiles == 4 ? hi : zero;
       Value matrices =
-          rhs.layout.kContiguous
-              ? loadMatrices(rhs.tile, at.add(cols, at.add(pair, l8)),
-                             at.add(k, mid), false, tiles)
-              : loadMatrices(rhs.tile, at.add(k, at.add(mid, l8)),
-                             at.add(cols, pair), true, tiles);
+          loadAt(rhs, at.add(tiles == 4 ? bRows : bRowsLast, bStage),
+                 j * kMmaShape[1], kBase, tiles);
       for (int64_t f = 0; f < tiles / 2; ++f)
         b.push_back(rw.create<vector::ExtractStridedSliceOp>(
             loc, matrices, ArrayRef<int64_t>{2 * f, 0}, ArrayRef<int64_t>{2, 2},
@@ -268,30 +287,34 @@ FailureOr<Operation *> MmaContractionKernel::build() {
     return out;
   };
 
-  // Every K tile: store the elements fetched before it, load the next
-  // tile's (in flight during the steps), multiply; the fetch after the
-  // last tile loads clamped elements that are never used.
+  // The first K tile goes to stage 0. Every K tile: load the next tile's
+  // elements (in flight during the steps), multiply the stage of this one,
+  // store the next into the other stage; one barrier, after which every
+  // subgroup may read the next stage and none reads this one any more.
+  // The fetch after the last tile loads clamped elements that are never
+  // used.
+  put(lhs, ValueRange(first).take_front(lhs.kk.size()), zero);
+  put(rhs, ValueRange(first).drop_front(lhs.kk.size()), zero);
+  rw.create<gpu::BarrierOp>(loc);
   Value tiles = ix.ceilDiv(kSize, bk);
-  SmallVector<Value> carried(accs);
-  llvm::append_range(carried, first);
-  auto loop = rw.create<scf::ForOp>(loc, zero, tiles, ix.c(1), carried);
-  size_t accCount = accs.size(), lhsCount = lhs.kk.size();
+  auto loop = rw.create<scf::ForOp>(loc, zero, tiles, ix.c(1), accs);
   {
     OpBuilder::InsertionGuard loopGuard(rw);
     rw.setInsertionPointToStart(loop.getBody());
-    ValueRange iterArgs = loop.getRegionIterArgs();
-    ValueRange fetched = iterArgs.drop_front(accCount);
-    put(lhs, fetched.take_front(lhsCount));
-    put(rhs, fetched.drop_front(lhsCount));
-    rw.create<gpu::BarrierOp>(loc);
     Ix in{rw, loc};
-    Value kNext = in.mul(in.add(loop.getInductionVar(), in.c(1)), bk);
-    SmallVector<Value> next = fetchTile(kNext);
-    SmallVector<Value> out(iterArgs.take_front(accCount));
+    Value t = loop.getInductionVar();
+    Value stage = in.rem(t, in.c(kMmaStages));
+    Value nextStage = in.rem(in.add(t, in.c(1)), in.c(kMmaStages));
+    SmallVector<Value> next = fetchTile(in.mul(in.add(t, in.c(1)), bk));
+    SmallVector<Value> out(loop.getRegionIterArgs());
     for (int64_t kBase = 0; kBase < bk; kBase += kMmaShape[2])
-      out = step(kBase, out);
+      out = step(kBase, in.mul(stage, lhs.stageElements),
+                 in.mul(stage, rhs.stageElements), out);
+    put(lhs, ValueRange(next).take_front(lhs.kk.size()),
+        in.mul(nextStage, lhs.stageElements));
+    put(rhs, ValueRange(next).drop_front(lhs.kk.size()),
+        in.mul(nextStage, rhs.stageElements));
     rw.create<gpu::BarrierOp>(loc);
-    llvm::append_range(out, next);
     rw.create<scf::YieldOp>(loc, out);
   }
 

@@ -79,6 +79,10 @@ inline constexpr int64_t kContractionStagingPad = 1;
 inline constexpr int64_t kMmaWarpsM = 2, kMmaWarpsN = 4;
 inline constexpr int64_t kMmaTileK = 32;
 inline constexpr int64_t kMmaShape[3] = {16, 8, 16};
+/// K tiles in flight: each operand tile is in workgroup memory twice, the
+/// subgroups multiplying one while the block's threads store the next
+/// (loaded into registers during the multiplication) into the other.
+inline constexpr int64_t kMmaStages = 2;
 /// An operand tile of a tensor-core contraction in workgroup memory, laid
 /// out as the operand lies in its buffer: `[side][BK + pad]` when K is its
 /// innermost dimension (`kContiguous`), else `[BK][side + pad]`. The pad
@@ -99,7 +103,8 @@ MmaOperandTile getMmaOperandTile(mlir::linalg::LinalgOp op,
 /// accumulators take two wavefronts, the fewest).
 inline constexpr int64_t kMmaStagingRows = 8 * kMmaWarpsM;
 inline constexpr int64_t kMmaStagingPad = 8;
-/// Workgroup bytes of a tensor-core contraction of tile [bm, bn, bk].
+/// Workgroup bytes of a tensor-core contraction of tile [bm, bn, bk]: the
+/// operand tiles of every stage, or the staging rows where those are more.
 int64_t getMmaWorkgroupBytes(mlir::linalg::LinalgOp op,
                              const DispatchShape &shape, int64_t bm, int64_t bn,
                              int64_t bk);
