@@ -109,8 +109,11 @@ static std::string expressionHover(const AstSelection &selection,
   if (landing.gpuKernels.empty())
     return out + ".";
   out += ".\n\nGPU kernels:";
-  for (const auto &[target, name] : landing.gpuKernels)
-    out += " `" + name + "` (" + target + ")";
+  for (const auto &[target, name] : landing.gpuKernels) {
+    auto tiling = landing.tiling.find(target);
+    out += " `" + name + "` (" + target +
+           (tiling == landing.tiling.end() ? "" : ": " + tiling->second) + ")";
+  }
   return out;
 }
 

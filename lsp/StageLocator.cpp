@@ -87,6 +87,32 @@ gpuKernelsOf(mlir::ModuleOp module, int64_t dispatch) {
   return out;
 }
 
+/// "AxBxC": the sizes of `sizes`.
+static std::string joinSizes(llvm::ArrayRef<int64_t> sizes) {
+  std::string out;
+  for (int64_t size : sizes)
+    out += (out.empty() ? "" : "x") + std::to_string(size);
+  return out;
+}
+
+/// How `plan`, a tiled contraction's, tiles it on each GPU target.
+static std::map<std::string, std::string> describeTiling(choir::PlanAttr plan) {
+  std::map<std::string, std::string> out;
+  if (!plan || plan.getSchedule() != Schedule::TiledContraction)
+    return out;
+  for (mlir::NamedAttribute target : plan.getTargets()) {
+    auto launch = llvm::dyn_cast<choir::LaunchAttr>(target.getValue());
+    if (!launch)
+      continue;
+    std::string text = joinSizes(launch.getTile().asArrayRef()) + " tiles";
+    if (mlir::DenseI64ArrayAttr mma = launch.getMma())
+      text += " on tensor cores, mma " + joinSizes(mma.asArrayRef()) + ", " +
+              std::to_string(launch.getStages()) + " stages";
+    out[target.getName().str()] = text;
+  }
+  return out;
+}
+
 ExpressionLanding accy::lsp::locateExpression(const CompileResult &result,
                                               llvm::StringRef kernel,
                                               uint32_t begin, uint32_t end) {
@@ -101,6 +127,7 @@ ExpressionLanding accy::lsp::locateExpression(const CompileResult &result,
   landing.dispatch = getDispatchId(root);
   if (std::optional<Schedule> schedule = getPlannedSchedule(root))
     landing.schedule = stringifySchedule(*schedule).str();
+  landing.tiling = describeTiling(getPlan(root));
   if (mlir::ModuleOp kernelModule = result.kernel(StageId::Kernel, kernel))
     landing.gpuKernels = gpuKernelsOf(kernelModule, *landing.dispatch);
   return landing;

@@ -11,6 +11,7 @@
 
 #include "DocumentCompiler.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +24,10 @@ struct ExpressionLanding {
   std::string schedule;
   /// (target, GPU kernel name) for each target that has one.
   std::vector<std::pair<std::string, std::string>> gpuKernels;
+  /// Per target, how a tiled contraction's plan tiles it there ("128x128x8
+  /// tiles", "128x128x32 tiles on tensor cores, mma 16x8x16, 2 stages");
+  /// none for other schedules.
+  std::map<std::string, std::string> tiling;
 };
 
 /// Where the expression with byte range [begin, end) of the main file, in

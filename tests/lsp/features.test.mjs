@@ -1,5 +1,5 @@
 // Hover (the seven stages of a kernel; type, shape, dispatch and GPU
-// kernel of an expression), inlay hints, symbols, definition across
+// kernel of an expression, a contraction's tiles), inlay hints, symbols, definition across
 // imports, semantic tokens, completion, signature help, accy/stageOutput,
 // and `accy-lsp --check`.
 import { test, before, after } from 'node:test';
@@ -61,6 +61,23 @@ test('hover on a reduction or contraction shows its root\'s schedule', async () 
     const hover = await s.request('textDocument/hover', { ...doc, position: positionOf(text, at) });
     assert.match(hover.contents.value, new RegExp(`dispatch #\\d+ \\(schedule \`${schedule}\`\\)`), at);
   }
+});
+
+test('hover on a contraction shows its tiles, and tensor cores where they run it', async () => {
+  // @ w2 is f32 (10 outputs: 32x32 tiles) on SIMT cores. A bf16
+  // contraction accumulated in f32, in a document of its own: tensor cores
+  // on sm_90, with its instruction and stages.
+  const simt = await s.request('textDocument/hover', { ...doc, position: positionOf(text, '@ w2') });
+  assert.match(simt.contents.value, /`mlp_k\d+` \(sm_90: 32x32x8 tiles\)/);
+  const tcUri = uriOf(path.join(inputs, 'tensor-cores.accy'));
+  const tcText = 'kernel tc(a: bf16[M, K], b: bf16[K, N]) -> f32[M, N] {\n' +
+    '  return cast<f32>(a) @ cast<f32>(b);\n}\n';
+  s.open(tcUri, tcText);
+  assert.deepEqual((await s.diagnosticsFor(tcUri, 1)).diagnostics, []);
+  await s.stats(tcUri);
+  const tc = await s.request('textDocument/hover', { textDocument: { uri: tcUri }, position: positionOf(tcText, '@ cast') });
+  assert.match(tc.contents.value, /\(schedule `tiled_contraction`\)/);
+  assert.match(tc.contents.value, /`tc_k0` \(sm_90: 128x128x32 tiles on tensor cores, mma 16x8x16, 2 stages\)/);
 });
 
 test('hover on a name needs only the frontend', async () => {

@@ -40,7 +40,8 @@ inline constexpr llvm::StringLiteral kTargetsAttr = "accy.targets";
 inline constexpr llvm::StringLiteral kBufferAttr = "accy.buffer";
 /// On a launch function: the target it launches on.
 inline constexpr llvm::StringLiteral kLaunchTargetAttr = "accy.launch_target";
-/// On a launch function: what each launch is, in launch order.
+/// On a launch function: what each launch is, in launch order (its
+/// dispatch, schedule and the plan's `#choir.launch` on the target).
 inline constexpr llvm::StringLiteral kLaunchesAttr = "accy.launches";
 /// On a gpu.module: the target its kernels were generated for.
 inline constexpr llvm::StringLiteral kGPUModuleTargetAttr = "accy.target";

@@ -24,6 +24,16 @@
 
 // -----
 
+// expected-error @+1 {{mma needs tile = [BM, BN, BK] and stages}}
+"test.root"() {launch = #choir.launch<block = [32, 8, 1], tile = [128, 128, 32], subgroup = 32, workgroup_memory = 0, mma = [16, 8, 16]>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{stages needs mma}}
+"test.root"() {launch = #choir.launch<block = [32, 8, 1], tile = [128, 128, 32], subgroup = 32, workgroup_memory = 0, stages = 2>} : () -> ()
+
+// -----
+
 // expected-error @+1 {{tile must be one or more positive sizes}}
 "test.root"() {launch = #choir.launch<block = [256, 1, 1], tile = [], subgroup = 32, workgroup_memory = 0>} : () -> ()
 

@@ -32,7 +32,7 @@ module {
 
 // CHECK-LABEL: func.func @mm__sm_90(
 // CHECK-SAME:    %[[A:[^:]+]]: memref<?x?xf32>, %[[B:[^:]+]]: memref<?x?xf32>, %[[C:[^:]+]]: memref<?x?xf32>
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "tiled_contraction"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "tiled_contraction"}]
 // CHECK-NOT:     linalg.
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[WG:.+]] : memref<8448xi8, #gpu.address_space<workgroup>>)
@@ -216,7 +216,7 @@ module {
 }
 
 // CHECK-LABEL: func.func @ew__sm_90(
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "elementwise"}, {dispatch = 1 : i64, schedule = "thread_reduction"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "elementwise"}, {dispatch = 1 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "thread_reduction"}]
 // CHECK:         %[[B:.+]] = arith.muli %{{.+}}, %c256 : index
 // CHECK:         scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%[[B]]) {
 // CHECK:           scf.parallel (%{{.+}}) = (%{{.+}}) to (%[[B]]) step (%{{.+}}) {
@@ -256,7 +256,7 @@ module {
 // CHECK-LABEL: module @axpy
 // CHECK-LABEL: func.func @axpy__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>, %[[Y:[^:]+]]: memref<?x?xf32>, %[[OUT:[^:]+]]: memref<?x?xf32> {accy.result = 0 : i64}
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "elementwise"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "elementwise"}]
 // CHECK-NOT:     scf.parallel
 // CHECK:         %[[RUNS:.+]] = arith.ceildivui %{{.+}}, %c4
 // CHECK:         %[[BLOCKS:.+]] = arith.ceildivui %[[RUNS]], %c256
@@ -329,7 +329,7 @@ module {
 // CHECK-LABEL: module @row_mean
 // CHECK-LABEL: func.func @row_mean__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf32>, %[[MEAN:[^:]+]]: memref<?xf32> {accy.result = 0 : i64}, %[[SHIFT:[^:]+]]: memref<?xf32> {accy.result = 1 : i64}
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "row_reduction"}, {dispatch = 0 : i64, schedule = "row_reduction"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "row_reduction"}, {dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "row_reduction"}]
 // CHECK:         %[[SUM:.+]] = gpu.alloc
 // CHECK:         %[[D:.+]] = arith.sitofp
 // Rows of at most 512 elements: a warp per row, eight rows a block, the
@@ -417,7 +417,7 @@ module {
 
 // CHECK-LABEL: func.func @cumsum_f16__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<?x?xf16>, %[[OUT:[^:]+]]: memref<?x?xf16> {accy.result = 0 : i64}
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "scan"}, {dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "scan"}, {dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "scan"}, {dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "scan"}]
 // CHECK-NOT:     linalg.
 // The f32 scan is stored by the three launches, which pass carries
 // through it, and not by the block per line, whose epilogue alone reads
@@ -515,7 +515,7 @@ module {
 
 // CHECK-LABEL: func.func @long_cumsum__sm_90(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<4x100000xf32>, %[[OUT:[^:]+]]: memref<4x100000xf32> {accy.result = 0 : i64}
-// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}, {dispatch = 0 : i64, schedule = "scan"}]
+// CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "scan"}, {dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "scan"}, {dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "scan"}]
 // CHECK:         gpu.launch blocks(%[[B1:[^,]+]],
 // CHECK:           %[[IN_LINE:.+]] = arith.remui %[[B1]], %{{.+}}
 // CHECK:           %[[BEGIN:.+]] = arith.muli %[[IN_LINE]], %c4096

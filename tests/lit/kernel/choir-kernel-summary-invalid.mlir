@@ -59,3 +59,9 @@ module attributes {choir.kernels = #choir.kernel_operand<index 4 : i64>} {}
 
 // expected-error @+1 {{a scalar operand is an integer or float constant alone}}
 module attributes {choir.kernels = #choir.kernel_operand<scalar "one">} {}
+
+// -----
+
+// expected-error @+2 {{a tensor-core launch records tile and mma (three sizes each) and stages, together}}
+// expected-error @+1 {{failed to parse Choir_KernelSummaryAttr parameter 'targets'}}
+module attributes {choir.kernels = #choir.kernel_summary<symbols = [], targets = {sm_90 = [#choir.kernel_launch<name = "k0", dispatch = 0, schedule = tiled_contraction, block = [32, 8, 1], grid = affine_map<() -> (1, 1, 1)>, shared_memory = 0, arguments = [], mma = [16, 8, 16], stages = 2>]}>} {}

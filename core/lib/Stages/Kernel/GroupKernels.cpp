@@ -185,11 +185,17 @@ struct GroupKernelsPass
         FailureOr<ArrayAttr> when = kernel::traceLaunchCondition(launch, dims);
         if (failed(when))
           return failure();
+        // A tensor-core launch's tile, instruction and stages.
+        auto planned = plan.getAs<choir::LaunchAttr>("launch");
+        bool tensorCores = planned && planned.getMma();
         summary.push_back(choir::KernelLaunchAttr::get(
             &getContext(), b.getStringAttr(name), dispatch.getInt(), *schedule,
             b.getDenseI64ArrayAttr(block),
             AffineMapAttr::get(dims.makeMap(grid)), workgroupBytes(kernelFunc),
-            b.getArrayAttr(arguments), *when));
+            b.getArrayAttr(arguments), *when,
+            tensorCores ? planned.getTile() : DenseI64ArrayAttr(),
+            tensorCores ? planned.getMma() : DenseI64ArrayAttr(),
+            tensorCores ? planned.getStages() : 0));
       }
       func->removeAttr(kLaunchesAttr);
       perTarget.push_back(b.getNamedAttr(target, b.getArrayAttr(summary)));

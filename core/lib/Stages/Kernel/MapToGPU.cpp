@@ -204,7 +204,8 @@ struct MapToGPUPass : public accy::kernel::impl::MapToGPUBase<MapToGPUPass> {
         launches.push_back(b.getDictionaryAttr(
             {b.getNamedAttr("dispatch", b.getI64IntegerAttr(dispatch)),
              b.getNamedAttr("schedule", b.getStringAttr(stringifySchedule(
-                                            plan.getSchedule())))}));
+                                            plan.getSchedule()))),
+             b.getNamedAttr("launch", launch)}));
     }
     func->setAttr(kLaunchesAttr, b.getArrayAttr(launches));
     return success();

@@ -184,7 +184,9 @@ LogicalResult KernelLaunchAttr::verify(EmitError emitError, StringAttr name,
                                        int64_t dispatch, Schedule,
                                        DenseI64ArrayAttr block,
                                        AffineMapAttr grid, int64_t sharedMemory,
-                                       ArrayAttr arguments, ArrayAttr when) {
+                                       ArrayAttr arguments, ArrayAttr when,
+                                       DenseI64ArrayAttr tile,
+                                       DenseI64ArrayAttr mma, int64_t stages) {
   if (!name || name.empty())
     return emitError() << "a kernel launch needs a name";
   if (dispatch < 0)
@@ -199,6 +201,11 @@ LogicalResult KernelLaunchAttr::verify(EmitError emitError, StringAttr name,
   if (failed(verifyElements<KernelOperandAttr>(
           emitError, arguments, "arguments", "#choir.kernel_operand")))
     return failure();
+  if (static_cast<bool>(mma) != static_cast<bool>(tile) ||
+      static_cast<bool>(mma) != (stages > 0) ||
+      (mma && (mma.size() != 3 || tile.size() != 3)))
+    return emitError() << "a tensor-core launch records tile and mma (three "
+                          "sizes each) and stages, together";
   if (!when)
     return success();
   for (Attribute conjunction : when) {

@@ -119,13 +119,18 @@ def Choir_KernelLaunchAttr : Choir_Attr<"KernelLaunch", "kernel_launch"> {
     over the symbols, each a conjunction of constraints `result >= 0`; the
     launch runs when any holds. (Maps, not `affine_set`s: MLIR 19 cannot
     read an `affine_set`'s `>=` inside a dialect attribute's text, the form
-    bytecode stores it in.)
+    bytecode stores it in.) A launch on tensor cores also records, from its
+    plan, the output tile a block takes (`tile`), the matrix instruction
+    its subgroups issue (`mma`) and the K tiles in flight (`stages`).
   }];
   let parameters = (ins "::mlir::StringAttr":$name, "int64_t":$dispatch,
       EnumParameter<Choir_Schedule>:$schedule,
       "::mlir::DenseI64ArrayAttr":$block, "::mlir::AffineMapAttr":$grid,
       "int64_t":$shared_memory, "::mlir::ArrayAttr":$arguments,
-      OptionalParameter<"::mlir::ArrayAttr">:$when);
+      OptionalParameter<"::mlir::ArrayAttr">:$when,
+      OptionalParameter<"::mlir::DenseI64ArrayAttr">:$tile,
+      OptionalParameter<"::mlir::DenseI64ArrayAttr">:$mma,
+      DefaultValuedParameter<"int64_t", "0">:$stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
