@@ -19,12 +19,21 @@ struct Cublas::Api {
   int (*sgemm)(void *handle, int transa, int transb, int m, int n, int k,
                const float *alpha, const float *a, int lda, const float *b,
                int ldb, const float *beta, float *c, int ldc) = nullptr;
+  int (*gemmEx)(void *handle, int transa, int transb, int m, int n, int k,
+                const void *alpha, const void *a, int aType, int lda,
+                const void *b, int bType, int ldb, const void *beta, void *c,
+                int cType, int ldc, int computeType, int algo) = nullptr;
   const char *(*statusString)(int status) = nullptr;
 };
 
 namespace {
 constexpr int kOpN = 0;         // CUBLAS_OP_N
 constexpr int kDefaultMath = 0; // CUBLAS_DEFAULT_MATH: no TF32 for SGEMM
+// cudaDataType_t, cublasComputeType_t and cublasGemmAlgo_t (library_types.h,
+// cublas_api.h).
+constexpr int kR16F = 2, kR16BF = 14, kR32F = 0;
+constexpr int kCompute32F = 68;
+constexpr int kGemmDefault = -1;
 
 std::vector<std::string> candidates(const std::string &path) {
   if (!path.empty())
@@ -60,6 +69,7 @@ accy::Status open(const std::string &name, Cublas::Api &api, void **handle) {
     return {accy::ErrorCode::DeviceUnavailable,
             name + " lacks cublasCreate_v2, cublasDestroy_v2 or "
                    "cublasSgemm_v2"};
+  lookup(api.library, "cublasGemmEx", &api.gemmEx);
   lookup(api.library, "cublasGetVersion_v2", &api.getVersion);
   lookup(api.library, "cublasSetMathMode", &api.setMathMode);
   lookup(api.library, "cublasGetStatusString", &api.statusString);
@@ -104,16 +114,35 @@ Cublas::~Cublas() {
     (void)api_->destroy(handle_);
 }
 
+/// The error of cuBLAS function `name` that returned `status`, or none.
+static accy::Status checked(const Cublas::Api &api, const char *name,
+                            int status) {
+  if (!status)
+    return {};
+  return {accy::ErrorCode::DriverError,
+          std::string(name) + " failed: " +
+              std::string(api.statusString ? api.statusString(status) : "") +
+              " (" + std::to_string(status) + ")"};
+}
+
 accy::Status Cublas::matmul(const float *a, const float *b, float *c, int m,
                             int k, int n) {
   // Row-major C = A B is column-major C^T = B^T A^T: swap the operands.
   const float alpha = 1, beta = 0;
-  if (int status = api_->sgemm(handle_, kOpN, kOpN, n, m, k, &alpha, b, n, a,
-                               k, &beta, c, n))
-    return {accy::ErrorCode::DriverError,
-            "cublasSgemm failed: " +
-                std::string(api_->statusString ? api_->statusString(status)
-                                               : "") +
-                " (" + std::to_string(status) + ")"};
-  return {};
+  return checked(*api_, "cublasSgemm",
+                 api_->sgemm(handle_, kOpN, kOpN, n, m, k, &alpha, b, n, a, k,
+                             &beta, c, n));
+}
+
+accy::Status Cublas::halfMatmul(const uint16_t *a, const uint16_t *b, float *c,
+                                int m, int k, int n, bool bf16) {
+  if (!api_->gemmEx)
+    return {accy::ErrorCode::DeviceUnavailable,
+            description_ + " lacks cublasGemmEx"};
+  const float alpha = 1, beta = 0;
+  int type = bf16 ? kR16BF : kR16F;
+  return checked(*api_, "cublasGemmEx",
+                 api_->gemmEx(handle_, kOpN, kOpN, n, m, k, &alpha, b, type, n,
+                              a, type, k, &beta, c, kR32F, n, kCompute32F,
+                              kGemmDefault));
 }

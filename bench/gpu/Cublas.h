@@ -1,7 +1,8 @@
 //===- Cublas.h - cuBLAS's SGEMM, loaded at run time ----------------------===//
 //
 // The yardstick for `@`: cublasSgemm on the same device buffers, in FP32
-// (cuBLAS's default math mode, which never uses TF32 for SGEMM). The library
+// (cuBLAS's default math mode, which never uses TF32 for SGEMM), and
+// cublasGemmEx for f16 and bf16 inputs accumulated in f32. The library
 // is opened with dlopen, so the benchmark builds without a CUDA toolkit and
 // reports cuBLAS as unavailable where it is missing.
 //
@@ -11,6 +12,7 @@
 
 #include "accy/Runtime.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -28,6 +30,10 @@ public:
   /// c[m, n] = a[m, k] @ b[k, n], row-major, in device memory.
   accy::Status matmul(const float *a, const float *b, float *c, int m, int k,
                       int n);
+  /// The same of f16 (or with `bf16`, bf16) bit patterns into f32, computed
+  /// in f32 (cublasGemmEx with CUBLAS_COMPUTE_32F: tensor cores).
+  accy::Status halfMatmul(const uint16_t *a, const uint16_t *b, float *c, int m,
+                          int k, int n, bool bf16);
   /// "libcublas.so.13 (version 130000)".
   const std::string &description() const { return description_; }
 

@@ -14,6 +14,8 @@ void _mlir_ciface_xent(void *logits, void *labels, void *out);
 void _mlir_ciface_row_cumsum(void *x, void *out);
 void _mlir_ciface_chain(void *x, void *y, void *out);
 void _mlir_ciface_matmul(void *a, void *b, void *out);
+void _mlir_ciface_matmul_f16(void *a, void *b, void *out);
+void _mlir_ciface_matmul_bf16(void *a, void *b, void *out);
 }
 
 #endif

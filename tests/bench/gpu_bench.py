@@ -65,12 +65,13 @@ def build_and_check_on_host(args):
         line = rows(proc.stdout, name)
         expect(len(line) == 1 and "host (all): ok" in line[0],
                f"one passing row for {name}")
-    expect(proc.stdout.count("check: host (all): ok") == 2,
-           "both small `@` shapes pass")
-    expect("PASS: all 7 case(s)" in proc.stdout, "the verdict")
+    expect(proc.stdout.count("check: host (all): ok") == 6,
+           "both small `@` shapes of f32, f16 and bf16 inputs pass")
+    expect("PASS: all 11 case(s)" in proc.stdout, "the verdict")
     if "ptxas -arch=sm_90 -v" in proc.stdout:  # only with a CUDA toolkit
         expect("ptxas rejected" not in proc.stdout, "ptxas accepts the PTX")
-        for kernel in ["row_softmax_k0", "matmul_k0", "chain_k0"]:
+        for kernel in ["row_softmax_k0", "matmul_k0", "matmul_bf16_k0",
+                       "chain_k0"]:
             expect(any(line.split()[:2] == [kernel, "Used"]
                        for line in proc.stdout.splitlines()),
                    f"the ptxas summary lists {kernel}")
@@ -92,7 +93,7 @@ def fake_cuda_fails_the_checks(args):
         line = rows(proc.stdout, name)
         expect(len(line) == 1 and "FAIL:" in line[0] and "got nan" in line[0],
                f"{name} fails on results nothing wrote")
-    expect("FAIL: 7 of 7 case(s)" in proc.stdout, "the verdict")
+    expect("FAIL: 11 of 11 case(s)" in proc.stdout, "the verdict")
 
 
 def emulated_cuda_passes_the_checks(args):
@@ -111,9 +112,10 @@ def emulated_cuda_passes_the_checks(args):
         line = rows(proc.stdout, name)
         expect(len(line) == 1 and "host (all): ok" in line[0],
                f"{name} on the emulator matches the host")
-    expect(proc.stdout.count("check: host (all): ok") == 2,
-           "both small `@` shapes match the host")
-    expect("PASS: all 7 case(s)" in proc.stdout, "the verdict")
+    expect(proc.stdout.count("check: host (all): ok") == 6,
+           "both small `@` shapes of f32, f16 and bf16 inputs match the "
+           "host (tensor cores for the 16-bit ones)")
+    expect("PASS: all 11 case(s)" in proc.stdout, "the verdict")
     expect(proc.returncode == 0, "exit 0: every check passed")
     check_emulator_counters(counters)
 
@@ -134,7 +136,7 @@ def check_emulator_counters(path):
         launches = [json.loads(line) for line in f]
     names = {launch["kernel"] for launch in launches}
     for kernel in ["row_softmax", "layer_norm", "xent", "row_cumsum",
-                   "chain", "matmul"]:
+                   "chain", "matmul", "matmul_f16", "matmul_bf16"]:
         expect(any(name.startswith(kernel + "_k") for name in names),
                f"a launch of {kernel} was counted")
     for launch in launches:
