@@ -6,6 +6,7 @@
 
 #include "accy/Dialect/Choir/IR/Choir.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -45,13 +46,14 @@ void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
   // them to its registry on every run, from every thread compiling a kernel
   // at once (MLIR 19's PassManager::run), and those additions race. DLTI is
   // gpu-kernel-outlining's.
-  registry.insert<affine::AffineDialect, arith::ArithDialect,
-                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  DLTIDialect, func::FuncDialect, gpu::GPUDialect,
-                  index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
-                  math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
-                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
-                  tensor::TensorDialect, vector::VectorDialect>();
+  registry
+      .insert<affine::AffineDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              DLTIDialect, func::FuncDialect, gpu::GPUDialect,
+              index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
+              math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
+              NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
+              tensor::TensorDialect, vector::VectorDialect>();
 
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

@@ -88,11 +88,12 @@ module {
 // CHECK:       linalg.matmul
 // CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 2304>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 32, workgroup_memory = 4352>
-// f16 inputs accumulated in f32 take sm_80's tensor cores: 8 subgroups of
-// mma.sync, K tiles of 32, two stages of the lhs tile [64][32 + 8] and the
-// rhs tile [32][64 + 8] of f16 (as each lies in memory).
+// f16 inputs accumulated in f32 take the tensor cores: on sm_80 8 subgroups
+// of mma.sync, on gfx942 4 of MFMA; K tiles of 32, two stages of the lhs
+// tile [T][32 + 8] and the rhs tile [32][T + 8] of f16 (as each lies in
+// memory).
 // CHECK:       linalg.batch_matmul
-// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [32, 32, 8], subgroup = 64, workgroup_memory = 2112>
+// CHECK-SAME:    gfx942 = #choir.launch<block = [64, 4, 1], tile = [32, 32, 32], subgroup = 64, workgroup_memory = 10240, mma = [16, 16, 16], stages = 2>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [32, 8, 1], tile = [64, 64, 32], subgroup = 32, workgroup_memory = 19456, mma = [16, 8, 16], stages = 2>
 // CHECK:       linalg.matmul
 // CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [64, 64, 8], subgroup = 64, workgroup_memory = 8704>
@@ -492,10 +493,10 @@ module {
 // -----
 
 // Tensor cores take contractions of f16 or bf16 inputs accumulated in f32
-// (acc + ext(a) * ext(b)) on targets with mma.sync; a payload that rounds in
-// between (here f16 accumulation) or f32 inputs keep the SIMT schedule, as
-// do gfx942 (no MFMA schedule yet) and the host. The rhs tile lies as the
-// operand does: K-contiguous [128][32 + 8] for `nk`, [32][128 + 8] for `kn`.
+// (acc + ext(a) * ext(b)): mma.sync on sm_80, MFMA on gfx942; a payload
+// that rounds in between (here f16 accumulation) or f32 inputs keep the
+// SIMT schedule, as does the host. The rhs tile lies as the operand does:
+// K-contiguous [128][32 + 8] for `nk`, [32][128 + 8] for `kn`.
 
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
@@ -519,8 +520,9 @@ module {
 
 // CHECK-LABEL: module @tensor_cores
 // CHECK:       linalg.generic
-// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 64, workgroup_memory = 8256>
+// CHECK-SAME:    gfx942 = #choir.launch<block = [64, 4, 1], tile = [128, 128, 32], subgroup = 64, workgroup_memory = 40960, mma = [16, 16, 16], stages = 2>
 // CHECK-SAME:    host = #choir.serial_loops
 // CHECK-SAME:    sm_80 = #choir.launch<block = [32, 8, 1], tile = [128, 128, 32], subgroup = 32, workgroup_memory = 40960, mma = [16, 8, 16], stages = 2>
 // CHECK:       linalg.matmul
+// CHECK-SAME:    gfx942 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 64, workgroup_memory = 4224>
 // CHECK-SAME:    sm_80 = #choir.launch<block = [16, 16, 1], tile = [128, 128, 8], subgroup = 32, workgroup_memory = 4224>}>

@@ -327,11 +327,15 @@ choir::PlanAttr accy::planDispatch(linalg::LinalgOp op,
       int64_t t = contractionTileFor(op, shape, *profile);
       if (usesTensorCores(op, shape, *profile)) {
         // A subgroup per x, the block's subgroups along y.
-        block = {profile->subgroupSize, kMmaWarpsM * kMmaWarpsN, 1};
+        const MmaInstruction &instruction =
+            getMmaInstruction(profile->tensorCores);
+        block = {instruction.subgroup, instruction.warpsM * instruction.warpsN,
+                 1};
         tile = {t, t, kMmaTileK};
-        mma = b.getDenseI64ArrayAttr(kMmaShape);
+        mma = b.getDenseI64ArrayAttr(instruction.shape);
         stages = kMmaStages;
-        sharedBytes = getMmaWorkgroupBytes(op, shape, t, t, kMmaTileK);
+        sharedBytes =
+            getMmaWorkgroupBytes(op, shape, instruction, t, t, kMmaTileK);
         break;
       }
       int64_t tk = profile->contractionTileK;

@@ -16,6 +16,28 @@
 using namespace mlir;
 using namespace accy;
 
+// NVIDIA: 8 warps, 2 x 4, a lane's accumulators in rows g and g + 8 of a
+// fragment (8 rows of a subgroup row a pass; rows 8 f32 banks apart, so
+// that a warp's 64-bit puts take two wavefronts). AMD: 4 waves, 2 x 2, a
+// lane's four accumulators in rows 4 (lane / 16) to + 3 (16 rows a pass;
+// rows 16 banks apart, so that the two halves of a wave's row put fall on
+// distinct banks).
+static const MmaInstruction kMmaSync = {
+    TensorCores::MmaSync, {16, 8, 16}, 32, 2, 4, 8, 8};
+static const MmaInstruction kMfma = {
+    TensorCores::Mfma, {16, 16, 16}, 64, 2, 2, 16, 4};
+
+const MmaInstruction &accy::getMmaInstruction(TensorCores kind) {
+  return kind == TensorCores::Mfma ? kMfma : kMmaSync;
+}
+
+const MmaInstruction *accy::findMmaInstruction(ArrayRef<int64_t> mma) {
+  for (const MmaInstruction *instruction : {&kMmaSync, &kMfma})
+    if (mma == ArrayRef<int64_t>(instruction->shape))
+      return instruction;
+  return nullptr;
+}
+
 MmaOperandTile accy::getMmaOperandTile(linalg::LinalgOp op,
                                        const DispatchShape &shape, bool lhs,
                                        int64_t side, int64_t bk) {
@@ -30,8 +52,9 @@ MmaOperandTile accy::getMmaOperandTile(linalg::LinalgOp op,
 }
 
 int64_t accy::getMmaWorkgroupBytes(linalg::LinalgOp op,
-                                   const DispatchShape &shape, int64_t bm,
-                                   int64_t bn, int64_t bk) {
+                                   const DispatchShape &shape,
+                                   const MmaInstruction &instruction,
+                                   int64_t bm, int64_t bn, int64_t bk) {
   // Both inputs are 16-bit (usesTensorCores); the staging rows are f32.
   auto bytes = [](const MmaOperandTile &tile) {
     return tile.rows * tile.columns * 2;
@@ -39,7 +62,8 @@ int64_t accy::getMmaWorkgroupBytes(linalg::LinalgOp op,
   return std::max(kMmaStages *
                       (bytes(getMmaOperandTile(op, shape, true, bm, bk)) +
                        bytes(getMmaOperandTile(op, shape, false, bn, bk))),
-                  kMmaStagingRows * (bn + kMmaStagingPad) * 4);
+                  instruction.warpsM * instruction.rowsPerPass *
+                      (bn + instruction.stagingPad) * 4);
 }
 
 /// Whether `value` is block argument `input` of the payload extended from
@@ -51,7 +75,7 @@ static bool isExtendedInput(Value value, Block &body, int64_t input) {
 
 bool accy::usesTensorCores(linalg::LinalgOp op, const DispatchShape &shape,
                            const TargetProfile &profile) {
-  if (profile.tensorCores != TensorCores::MmaSync ||
+  if (profile.tensorCores == TensorCores::None ||
       shape.schedule != Schedule::TiledContraction ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;

@@ -115,9 +115,10 @@ buildContractionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 
 /// The tiled contraction on tensor cores (MmaContractionKernel.cpp), for a
 /// plan with `mma`: a block per `plan.tile` = [BM, BN, BK] tile of the
-/// output, kMmaWarpsM x kMmaWarpsN subgroups each computing its part in
-/// `mma.sync` fragments from `ldmatrix` reads of the operand tiles in
-/// workgroup memory; the epilogues of `plan` run at each output stored.
+/// output, its subgroups each computing a part in fragments of the
+/// target's matrix instruction (MmaInstruction: `mma.sync` read with
+/// `ldmatrix`, or MFMA) from the operand tiles in workgroup memory; the
+/// epilogues of `plan` run at each output stored.
 mlir::FailureOr<mlir::Operation *>
 buildMmaContractionKernel(mlir::RewriterBase &rewriter,
                           mlir::linalg::LinalgOp op, const KernelPlan &plan,

@@ -6,6 +6,7 @@
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Kernel/Passes.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

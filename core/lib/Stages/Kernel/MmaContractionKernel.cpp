@@ -1,25 +1,28 @@
 //===- MmaContractionKernel.cpp - The tiled contraction on tensor cores ---===//
 //
-// A block of kMmaWarpsM x kMmaWarpsN subgroups computes a BM x BN tile of
-// the output (of one batch element) from f16 or bf16 inputs into f32
+// A block of warpsM x warpsN subgroups computes a BM x BN tile of the
+// output (of one batch element) from f16 or bf16 inputs into f32
 // accumulators. Each subgroup owns a WM x WN part of the tile
-// (WM = BM / kMmaWarpsM, WN = BN / kMmaWarpsN) as FM x FN fragments of
-// `mma.sync.m16n8k16`, four accumulators of each in every lane
-// (`nvgpu.mma.sync` on vector<2x2xf32>). K goes through workgroup memory BK
-// at a time: the block's threads copy both operand tiles, each laid out as
-// its operand lies in memory (MmaOperandTile: consecutive threads load and
-// store consecutive elements), and each subgroup reads its fragments with
-// `ldmatrix`, transposing where a tile is not K-contiguous. The next K tile
-// is loaded into registers while the subgroups multiply the current one.
-// K past its end reads as zeros, so every tile takes BK / 16 whole steps;
-// rows and columns past M and N read clamped ones and feed outputs that are
-// never stored. The outputs leave through workgroup memory, a row of
-// fragments at a time, so that a subgroup stores consecutive columns.
+// (WM = BM / warpsM, WN = BN / warpsN) as FM x FN fragments of the
+// target's matrix instruction (MmaInstruction), four accumulators of each
+// in every lane: NVIDIA's `mma.sync.m16n8k16` (`nvgpu.mma.sync`, fragments
+// read with `ldmatrix`, transposed where a tile is not K-contiguous) or
+// AMD's `v_mfma_f32_16x16x16` (`amdgpu.mfma`, each lane reading its four
+// K of a row or column). K goes through workgroup memory BK at a time, in
+// two stages: the block's threads copy both operand tiles, each laid out
+// as its operand lies in memory (MmaOperandTile: consecutive threads load
+// and store consecutive elements), loading the next K tile into registers
+// while the subgroups multiply the current one. K past its end reads as
+// zeros, so every tile takes BK / 16 whole steps; rows and columns past M
+// and N read clamped ones and feed outputs that are never stored. The
+// outputs leave through workgroup memory, a few rows of fragments at a
+// time, so that a subgroup stores consecutive columns.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ContractionBlocks.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -32,8 +35,11 @@ using namespace accy::kernel;
 namespace {
 
 /// The side of the 8x8 matrices `ldmatrix` reads, and the rows of a 16 x 8
-/// accumulator fragment a lane holds two of (`g` and `g + 8`).
+/// accumulator fragment of mma.sync a lane holds two of (`g` and `g + 8`).
 constexpr int64_t kMatrix = 8;
+/// The K a lane holds of an MFMA fragment's row or column, and the rows of
+/// a 16 x 16 accumulator fragment it holds.
+constexpr int64_t kMfmaRun = 4;
 
 struct MmaContractionKernel {
   RewriterBase &rw;
@@ -41,14 +47,35 @@ struct MmaContractionKernel {
   linalg::LinalgOp op;
   const KernelPlan &plan;
   const DispatchShape &shape;
+  const MmaInstruction &inst;
   int64_t bm, bn, bk, threads;
-  int64_t wm = bm / kMmaWarpsM, wn = bn / kMmaWarpsN;
-  int64_t fm = wm / kMmaShape[0], fn = wn / kMmaShape[1];
+  int64_t wm = bm / inst.warpsM, wn = bn / inst.warpsN;
+  int64_t fm = wm / inst.shape[0], fn = wn / inst.shape[1];
 
   // Set inside the launch.
   SmallVector<Value> sizes;
   std::optional<ContractionBlock> block;
   Value zero, workgroup;
+  /// This lane's subgroup's part of the tile (its first row and column),
+  /// and where in each fragment its accumulators lie: at
+  /// (accRows + accRow(e), accColumns + accColumn(e)) for accumulator e.
+  Value lane, warpRow, warpCol, accRows, accColumns;
+
+  bool isMfma() const { return inst.kind == TensorCores::Mfma; }
+  /// A lane's four accumulators of a fragment: mma.sync's rows g and g + 8
+  /// at columns 2t and 2t + 1; MFMA's rows 4 (lane / 16) to + 3 at column
+  /// lane % 16 (the PTX and CDNA ISAs' layouts).
+  VectorType accumulatorType() {
+    Type f32 = rw.getF32Type();
+    return isMfma() ? VectorType::get({4}, f32) : VectorType::get({2, 2}, f32);
+  }
+  int64_t accRow(int64_t e) { return isMfma() ? e : kMatrix * (e / 2); }
+  int64_t accColumn(int64_t e) { return isMfma() ? 0 : e % 2; }
+  SmallVector<int64_t> accPosition(int64_t e) {
+    if (isMfma())
+      return {e};
+    return {e / 2, e % 2};
+  }
 
   /// An operand tile in workgroup memory and what one thread copies of it
   /// per K tile: elements at K offset `kk[i]` of tile row `row[i]` (an M or
@@ -134,13 +161,235 @@ struct MmaContractionKernel {
                                  ix.add(at, stageOffset));
   }
 
+  SmallVector<Value> initialAccumulators();
+  /// Reads fragments and multiplies: the lane's rows of the operand tiles
+  /// (computed once), then each step.
+  void prepareFragments(const TileCopy &lhs, const TileCopy &rhs);
+  SmallVector<Value> step(const TileCopy &lhs, const TileCopy &rhs,
+                          int64_t kBase, Value lhsStage, Value rhsStage,
+                          ArrayRef<Value> accs);
+  void storeOutputs(ValueRange accs, Value tid);
   FailureOr<Operation *> build();
+
+  // Set by prepareFragments: where this lane's first row of the A and B
+  // fragments is in a stage of the flat tiles (B's last fragment of an
+  // odd count apart, for mma.sync).
+  Value aRows, bRows, bRowsLast;
 };
 
-FailureOr<Operation *> MmaContractionKernel::build() {
-  OpOperand *output = op.getDpsInitOperand(0);
+SmallVector<Value> MmaContractionKernel::initialAccumulators() {
+  // The folded fill's value, or the output's contents (read at clamped
+  // points: those past the end are not stored).
+  Ix ix{rw, loc};
+  VectorType accType = accumulatorType();
+  Value lastM = ix.sub(sizes[shape.mDim], ix.c(1));
+  Value lastN = ix.sub(sizes[shape.nDim], ix.c(1));
+  Value fill = !plan.initValues.empty() ? plan.initValues[0] : Value();
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < fm; ++i)
+    for (int64_t j = 0; j < fn; ++j) {
+      if (fill) {
+        accs.push_back(rw.create<vector::BroadcastOp>(loc, accType, fill));
+        continue;
+      }
+      Value acc =
+          rw.create<arith::ConstantOp>(loc, accType, rw.getZeroAttr(accType));
+      for (int64_t e = 0; e < 4; ++e) {
+        Value row = ix.add(
+            block->m0, ix.add(warpRow, ix.add(accRows, ix.c(i * inst.shape[0] +
+                                                            accRow(e)))));
+        Value col = ix.add(
+            block->n0,
+            ix.add(warpCol,
+                   ix.add(accColumns, ix.c(j * inst.shape[1] + accColumn(e)))));
+        Value value = loadOperand(
+            rw, loc, op, op.getDpsInitOperand(0),
+            block->ivsAt(ix.minU(row, lastM), ix.minU(col, lastN), zero));
+        acc = rw.create<vector::InsertOp>(loc, value, acc, accPosition(e));
+      }
+      accs.push_back(acc);
+    }
+  return accs;
+}
+
+void MmaContractionKernel::prepareFragments(const TileCopy &lhs,
+                                            const TileCopy &rhs) {
+  Ix ix{rw, loc};
+  auto flatIndex = [&](const TileCopy &copy, Value row, Value column) {
+    return ix.add(ix.mul(row, copy.layout.columns), column);
+  };
+  // The lane's row (or column) of a fragment at `outer` and its first K
+  // at `k`, as (tile row, tile column) of a K-contiguous tile or the
+  // transpose.
+  auto at = [&](const TileCopy &copy, Value outer, Value k) {
+    return copy.layout.kContiguous ? flatIndex(copy, outer, k)
+                                   : flatIndex(copy, k, outer);
+  };
+  if (isMfma()) {
+    // Lane l reads row (A) or column (B) l % 16 of a fragment at K
+    // 4 (l / 16) to + 3.
+    Value l16 = ix.rem(lane, ix.c(16));
+    Value k4 = ix.mul(ix.div(lane, ix.c(16)), kMfmaRun);
+    aRows = at(lhs, ix.add(warpRow, l16), k4);
+    bRows = at(rhs, ix.add(warpCol, l16), k4);
+    return;
+  }
+  // ldmatrix: lanes 8i to 8i + 7 address the rows of matrix i. An A
+  // fragment's four matrices are its (rows, K) quarters (0-7, 0-7),
+  // (8-15, 0-7), (0-7, 8-15), (8-15, 8-15); a pair of B fragments' are
+  // (n-tile j, K 0-7), (j, 8-15), (j + 1, 0-7), (j + 1, 8-15). A tile
+  // that is not K-contiguous holds them transposed.
+  Value l8 = ix.rem(lane, ix.c(kMatrix));
+  Value mid = ix.mul(ix.rem(ix.div(lane, ix.c(kMatrix)), ix.c(2)), kMatrix);
+  Value hi = ix.mul(ix.div(lane, ix.c(2 * kMatrix)), kMatrix);
+  Value l16 = ix.rem(lane, ix.c(2 * kMatrix));
+  aRows = lhs.layout.kContiguous
+              ? flatIndex(lhs, ix.add(warpRow, l16), hi)
+              : flatIndex(lhs, ix.add(hi, l8), ix.add(warpRow, mid));
+  // B's lanes 16-31 address the second fragment of a pair (`pair`).
+  auto bRowsWith = [&](Value pair) {
+    Value cols = ix.add(warpCol, pair);
+    return rhs.layout.kContiguous ? flatIndex(rhs, ix.add(cols, l8), mid)
+                                  : flatIndex(rhs, ix.add(mid, l8), cols);
+  };
+  bRows = bRowsWith(hi);
+  bRowsLast = fn % 2 ? bRowsWith(zero) : Value();
+}
+
+SmallVector<Value> MmaContractionKernel::step(const TileCopy &lhs,
+                                              const TileCopy &rhs,
+                                              int64_t kBase, Value lhsStage,
+                                              Value rhsStage,
+                                              ArrayRef<Value> accs) {
+  Ix ix{rw, loc};
+  Type element = inputElement();
+  // The offset of the fragment at tile row (or column) `outer`, K `k`
+  // from a lane's first: a constant, an immediate of the access.
+  auto offset = [&](const TileCopy &copy, int64_t outer, int64_t k) {
+    int64_t columns = copy.layout.columns;
+    return copy.layout.kContiguous ? outer * columns + k : k * columns + outer;
+  };
+  auto ldmatrix = [&](const TileCopy &copy, Value rows, int64_t at,
+                      int64_t tiles) {
+    return rw.create<nvgpu::LdMatrixOp>(
+        loc, VectorType::get({tiles, 2}, element), copy.flat,
+        ValueRange{ix.add(rows, ix.c(at))}, !copy.layout.kContiguous,
+        static_cast<uint32_t>(tiles));
+  };
+  // MFMA: the lane's 4 K of a row (or column), consecutive in a
+  // K-contiguous tile, a row of the tile apart in the transpose.
+  auto run = [&](const TileCopy &copy, Value rows, int64_t at) -> Value {
+    auto type = VectorType::get({kMfmaRun}, element);
+    if (copy.layout.kContiguous)
+      return rw.create<vector::LoadOp>(loc, type, copy.flat,
+                                       ValueRange{ix.add(rows, ix.c(at))});
+    SmallVector<Value> values;
+    for (int64_t q = 0; q < kMfmaRun; ++q)
+      values.push_back(rw.create<memref::LoadOp>(
+          loc, copy.flat,
+          ValueRange{ix.add(rows, ix.c(at + q * copy.layout.columns))}));
+    return rw.create<vector::FromElementsOp>(loc, type, values);
+  };
+
+  Value aBase = ix.add(aRows, lhsStage), bBase = ix.add(bRows, rhsStage);
+  SmallVector<Value> a, b;
+  for (int64_t i = 0; i < fm; ++i) {
+    int64_t at = offset(lhs, i * inst.shape[0], kBase);
+    a.push_back(isMfma() ? run(lhs, aBase, at)
+                         : ldmatrix(lhs, aBase, at, /*tiles=*/4));
+  }
+  for (int64_t j = 0; j < fn; ++j) {
+    int64_t at = offset(rhs, j * inst.shape[1], kBase);
+    if (isMfma()) {
+      b.push_back(run(rhs, bBase, at));
+      continue;
+    }
+    // Two fragments from four matrices, or the last of an odd count from
+    // two.
+    if (j % 2)
+      continue;
+    bool pair = j + 1 < fn;
+    Value matrices = ldmatrix(rhs, pair ? bBase : ix.add(bRowsLast, rhsStage),
+                              at, pair ? 4 : 2);
+    for (int64_t f = 0; f < (pair ? 2 : 1); ++f)
+      b.push_back(rw.create<vector::ExtractStridedSliceOp>(
+          loc, matrices, ArrayRef<int64_t>{2 * f, 0}, ArrayRef<int64_t>{2, 2},
+          ArrayRef<int64_t>{1, 1}));
+  }
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < fm; ++i)
+    for (int64_t j = 0; j < fn; ++j) {
+      Value acc = accs[i * fn + j];
+      if (isMfma())
+        out.push_back(rw.create<amdgpu::MFMAOp>(
+            loc, acc.getType(), inst.shape[0], inst.shape[1], inst.shape[2],
+            /*blocks=*/1, a[i], b[j], acc));
+      else
+        out.push_back(rw.create<nvgpu::MmaSyncOp>(
+            loc, a[i], b[j], acc, ArrayRef<int64_t>(inst.shape)));
+    }
+  return out;
+}
+
+void MmaContractionKernel::storeOutputs(ValueRange accs, Value tid) {
+  // A pass takes `rowsPerPass` rows of every subgroup row's fragment i at
+  // a time (mma.sync: rows g of one half, 8; MFMA: all 16): each lane puts
+  // its accumulators of those rows into staging row `rowsPerPass`
+  // (subgroup row) + its row in the pass, then the block's threads take
+  // the staged values, consecutive threads consecutive columns; each
+  // output in bounds is stored, then the epilogues run at its point. The
+  // K loop's last barrier leaves the operand tiles' bytes free.
+  Ix ix{rw, loc};
+  int64_t perPass = inst.rowsPerPass, stagedRows = inst.warpsM * perPass;
+  Value stage = workgroupView(
+      ix, 0,
+      workgroupBuffer({stagedRows, bn + inst.stagingPad}, rw.getF32Type()));
+  Value stageRow = ix.add(ix.mul(ix.div(warpRow, ix.c(wm)), perPass), accRows);
+  Value firstRow = ix.div(tid, ix.c(bn)), stagedCol = ix.rem(tid, ix.c(bn));
   unsigned m = shape.mDim, n = shape.nDim;
-  int64_t workgroupBytes = getMmaWorkgroupBytes(op, shape, bm, bn, bk);
+  for (int64_t i = 0; i < fm; ++i)
+    for (int64_t pass = 0; pass < inst.shape[0] / perPass; ++pass) {
+      if (i || pass)
+        rw.create<gpu::BarrierOp>(loc);
+      for (int64_t j = 0; j < fn; ++j)
+        for (int64_t e = 0; e < 4; ++e) {
+          if (accRow(e) / perPass != pass)
+            continue;
+          Value value = rw.create<vector::ExtractOp>(loc, accs[i * fn + j],
+                                                     accPosition(e));
+          rw.create<memref::StoreOp>(
+              loc, value, stage,
+              ValueRange{
+                  ix.add(stageRow, ix.c(accRow(e) % perPass)),
+                  ix.add(warpCol, ix.add(accColumns, ix.c(j * inst.shape[1] +
+                                                          accColumn(e))))});
+        }
+      rw.create<gpu::BarrierOp>(loc);
+      for (int64_t q = 0; q < stagedRows * bn / threads; ++q) {
+        Value stagedRow = ix.add(firstRow, ix.c(q * (threads / bn)));
+        // Staging row r is row r % perPass of the pass in subgroup row
+        // r / perPass.
+        Value row =
+            ix.add(block->m0,
+                   ix.add(ix.mul(ix.div(stagedRow, ix.c(perPass)), wm),
+                          ix.add(ix.rem(stagedRow, ix.c(perPass)),
+                                 ix.c(i * inst.shape[0] + pass * perPass))));
+        Value col = ix.add(block->n0, stagedCol);
+        Value value = rw.create<memref::LoadOp>(
+            loc, stage, ValueRange{stagedRow, stagedCol});
+        auto store = rw.create<scf::IfOp>(
+            loc, ix.both(ix.lt(row, sizes[m]), ix.lt(col, sizes[n])),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard storeGuard(rw);
+        rw.setInsertionPointToStart(store.thenBlock());
+        storeResult(rw, loc, op, op.getDpsInitOperand(0), value,
+                    block->ivsAt(row, col, zero), plan);
+      }
+    }
+}
+
+FailureOr<Operation *> MmaContractionKernel::build() {
+  int64_t workgroupBytes = getMmaWorkgroupBytes(op, shape, inst, bm, bn, bk);
   Ix host{rw, loc};
   Value grid = contractionGrid(host, loopSizes(rw, loc, op), shape, bm, bn);
   gpu::LaunchOp launch = createLaunch(
@@ -153,44 +402,19 @@ FailureOr<Operation *> MmaContractionKernel::build() {
   sizes = loopSizes(rw, loc, op);
   block.emplace(ix, op, shape, sizes, launch.getBlockIds().x, bm, bn);
   zero = block->zero;
-  Value lane = launch.getThreadIds().x, warp = launch.getThreadIds().y;
+  lane = launch.getThreadIds().x;
+  Value warp = launch.getThreadIds().y;
   Value tid = ix.add(ix.mul(warp, plan.block[0]), lane);
-  // The subgroup's part of the tile, and the lane's place in a fragment:
-  // rows g and g + 8, columns 2t and 2t + 1 (the PTX ISA's layout).
-  Value warpRow = ix.mul(ix.div(warp, ix.c(kMmaWarpsN)), wm);
-  Value warpCol = ix.mul(ix.rem(warp, ix.c(kMmaWarpsN)), wn);
-  Value g = ix.div(lane, ix.c(4)), t2 = ix.mul(ix.rem(lane, ix.c(4)), 2);
-
-  // The accumulators start at the folded fill's value, or at the output's
-  // contents (read at clamped points: those past the end are not stored).
-  auto accType = VectorType::get({2, 2}, rw.getF32Type());
-  Value lastM = ix.sub(sizes[m], ix.c(1)), lastN = ix.sub(sizes[n], ix.c(1));
-  Value fill = !plan.initValues.empty() ? plan.initValues[0] : Value();
-  SmallVector<Value> accs;
-  for (int64_t i = 0; i < fm; ++i)
-    for (int64_t j = 0; j < fn; ++j) {
-      if (fill) {
-        accs.push_back(rw.create<vector::BroadcastOp>(loc, accType, fill));
-        continue;
-      }
-      Value acc =
-          rw.create<arith::ConstantOp>(loc, accType, rw.getZeroAttr(accType));
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t c = 0; c < 2; ++c) {
-          Value row = ix.add(
-              block->m0,
-              ix.add(warpRow, ix.add(g, ix.c(i * kMmaShape[0] + r * kMatrix))));
-          Value col =
-              ix.add(block->n0,
-                     ix.add(warpCol, ix.add(t2, ix.c(j * kMmaShape[1] + c))));
-          Value value = loadOperand(
-              rw, loc, op, output,
-              block->ivsAt(ix.minU(row, lastM), ix.minU(col, lastN), zero));
-          acc = rw.create<vector::InsertOp>(loc, value, acc,
-                                            ArrayRef<int64_t>{r, c});
-        }
-      accs.push_back(acc);
-    }
+  warpRow = ix.mul(ix.div(warp, ix.c(inst.warpsN)), wm);
+  warpCol = ix.mul(ix.rem(warp, ix.c(inst.warpsN)), wn);
+  if (isMfma()) {
+    accRows = ix.mul(ix.div(lane, ix.c(16)), kMfmaRun);
+    accColumns = ix.rem(lane, ix.c(16));
+  } else {
+    accRows = ix.div(lane, ix.c(4));
+    accColumns = ix.mul(ix.rem(lane, ix.c(4)), 2);
+  }
+  SmallVector<Value> accs = initialAccumulators();
 
   TileCopy lhs = planCopy(ix, tid, true, 0);
   TileCopy rhs = planCopy(ix, tid, false, kMmaStages * lhs.stageElements * 2);
@@ -219,73 +443,7 @@ FailureOr<Operation *> MmaContractionKernel::build() {
           zeros.push_back(zeroOf(rw, loc, type));
         return zeros;
       });
-
-  // Each lane's row of the 8x8 matrices ldmatrix reads: lanes 8i to 8i + 7
-  // address the rows of matrix i. An A fragment's four matrices are its
-  // (rows, K) quarters (0-7, 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15);
-  // a pair of B fragments' are (n-tile j, K 0-7), (j, 8-15), (j + 1, 0-7),
-  // (j + 1, 8-15). A tile that is not K-contiguous holds them transposed.
-  // Each lane's row is at one index of the flat tile per operand, plus a
-  // constant per fragment and step (an immediate offset, not an address
-  // register each).
-  Value l8 = ix.rem(lane, ix.c(kMatrix));
-  Value mid = ix.mul(ix.rem(ix.div(lane, ix.c(kMatrix)), ix.c(2)), kMatrix);
-  Value hi = ix.mul(ix.div(lane, ix.c(2 * kMatrix)), kMatrix);
-  Value l16 = ix.rem(lane, ix.c(2 * kMatrix));
-  auto flatIndex = [&](const TileCopy &copy, Value row, Value column) {
-    return ix.add(ix.mul(row, copy.layout.columns), column);
-  };
-  Value aRows = lhs.layout.kContiguous
-                    ? flatIndex(lhs, ix.add(warpRow, l16), hi)
-                    : flatIndex(lhs, ix.add(hi, l8), ix.add(warpRow, mid));
-  // B's lanes 16-31 address the second fragment of a pair (`pair`).
-  auto bRowsWith = [&](Value pair) {
-    Value cols = ix.add(warpCol, pair);
-    return rhs.layout.kContiguous ? flatIndex(rhs, ix.add(cols, l8), mid)
-                                  : flatIndex(rhs, ix.add(mid, l8), cols);
-  };
-  Value bRows = bRowsWith(hi), bRowsLast = fn % 2 ? bRowsWith(zero) : Value();
-  // The matrices of the fragment at tile row (or column) `outer`, K `k`;
-  // `rows` includes the stage's offset.
-  auto loadAt = [&](const TileCopy &copy, Value rows, int64_t outer, int64_t k,
-                    int64_t tiles) {
-    int64_t columns = copy.layout.columns;
-    int64_t offset =
-        copy.layout.kContiguous ? outer * columns + k : k * columns + outer;
-    Ix at{rw, loc};
-    auto type = VectorType::get({tiles, 2}, inputElement());
-    return rw.create<nvgpu::LdMatrixOp>(
-        loc, type, copy.flat, ValueRange{at.add(rows, at.c(offset))},
-        !copy.layout.kContiguous, static_cast<uint32_t>(tiles));
-  };
-  // One step of 16 K at tile offset `kBase` of the stage at `aStage` and
-  // `bStage` elements: every fragment's mma.sync.
-  auto step = [&](int64_t kBase, Value aStage, Value bStage,
-                  ArrayRef<Value> in) {
-    Ix at{rw, loc};
-    SmallVector<Value> a;
-    for (int64_t i = 0; i < fm; ++i)
-      a.push_back(
-          loadAt(lhs, at.add(aRows, aStage), i * kMmaShape[0], kBase, 4));
-    SmallVector<Value> b;
-    for (int64_t j = 0; j < fn; j += 2) {
-      // Two fragments from four matrices, or the last from two.
-      int64_t tiles = j + 1 < fn ? 4 : 2;
-      Value matrices =
-          loadAt(rhs, at.add(tiles == 4 ? bRows : bRowsLast, bStage),
-                 j * kMmaShape[1], kBase, tiles);
-      for (int64_t f = 0; f < tiles / 2; ++f)
-        b.push_back(rw.create<vector::ExtractStridedSliceOp>(
-            loc, matrices, ArrayRef<int64_t>{2 * f, 0}, ArrayRef<int64_t>{2, 2},
-            ArrayRef<int64_t>{1, 1}));
-    }
-    SmallVector<Value> out;
-    for (int64_t i = 0; i < fm; ++i)
-      for (int64_t j = 0; j < fn; ++j)
-        out.push_back(rw.create<nvgpu::MmaSyncOp>(
-            loc, a[i], b[j], in[i * fn + j], ArrayRef<int64_t>(kMmaShape)));
-    return out;
-  };
+  prepareFragments(lhs, rhs);
 
   // The first K tile goes to stage 0. Every K tile: load the next tile's
   // elements (in flight during the steps), multiply the stage of this one,
@@ -307,8 +465,8 @@ FailureOr<Operation *> MmaContractionKernel::build() {
     Value nextStage = in.rem(in.add(t, in.c(1)), in.c(kMmaStages));
     SmallVector<Value> next = fetchTile(in.mul(in.add(t, in.c(1)), bk));
     SmallVector<Value> out(loop.getRegionIterArgs());
-    for (int64_t kBase = 0; kBase < bk; kBase += kMmaShape[2])
-      out = step(kBase, in.mul(stage, lhs.stageElements),
+    for (int64_t kBase = 0; kBase < bk; kBase += inst.shape[2])
+      out = step(lhs, rhs, kBase, in.mul(stage, lhs.stageElements),
                  in.mul(stage, rhs.stageElements), out);
     put(lhs, ValueRange(next).take_front(lhs.kk.size()),
         in.mul(nextStage, lhs.stageElements));
@@ -317,52 +475,7 @@ FailureOr<Operation *> MmaContractionKernel::build() {
     rw.create<gpu::BarrierOp>(loc);
     rw.create<scf::YieldOp>(loc, out);
   }
-
-  // The outputs leave a row of fragments (i, half h) at a time: each lane
-  // puts its accumulators of rows g + 8h into staging row 8 (subgroup row)
-  // + g, then the block's threads take the staged 16 x BN values,
-  // consecutive threads consecutive columns; each output in bounds is
-  // stored, then the epilogues run at its point. The loop's last barrier
-  // leaves the operand tiles' bytes free.
-  Value stage = workgroupView(
-      ix, 0,
-      workgroupBuffer({kMmaStagingRows, bn + kMmaStagingPad}, rw.getF32Type()));
-  Value stageRow = ix.add(ix.div(warpRow, ix.c(wm / kMatrix)), g);
-  Value stageCol = ix.add(warpCol, t2);
-  Value firstRow = ix.div(tid, ix.c(bn)), stagedCol = ix.rem(tid, ix.c(bn));
-  for (int64_t i = 0; i < fm; ++i)
-    for (int64_t h = 0; h < 2; ++h) {
-      if (i || h)
-        rw.create<gpu::BarrierOp>(loc);
-      for (int64_t j = 0; j < fn; ++j)
-        for (int64_t c = 0; c < 2; ++c) {
-          Value value = rw.create<vector::ExtractOp>(
-              loc, loop.getResult(i * fn + j), ArrayRef<int64_t>{h, c});
-          rw.create<memref::StoreOp>(
-              loc, value, stage,
-              ValueRange{stageRow,
-                         ix.add(stageCol, ix.c(j * kMmaShape[1] + c))});
-        }
-      rw.create<gpu::BarrierOp>(loc);
-      for (int64_t q = 0; q < kMmaStagingRows * bn / threads; ++q) {
-        Value stagedRow = ix.add(firstRow, ix.c(q * (threads / bn)));
-        // Staging row r is row r % 8 of subgroup row r / 8's fragment rows.
-        Value row = ix.add(
-            block->m0, ix.add(ix.mul(ix.div(stagedRow, ix.c(kMatrix)), wm),
-                              ix.add(ix.rem(stagedRow, ix.c(kMatrix)),
-                                     ix.c(i * kMmaShape[0] + h * kMatrix))));
-        Value col = ix.add(block->n0, stagedCol);
-        Value value = rw.create<memref::LoadOp>(
-            loc, stage, ValueRange{stagedRow, stagedCol});
-        auto store = rw.create<scf::IfOp>(
-            loc, ix.both(ix.lt(row, sizes[m]), ix.lt(col, sizes[n])),
-            /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard storeGuard(rw);
-        rw.setInsertionPointToStart(store.thenBlock());
-        storeResult(rw, loc, op, output, value, block->ivsAt(row, col, zero),
-                    plan);
-      }
-    }
+  storeOutputs(loop.getResults(), tid);
   return launch.getOperation();
 }
 
@@ -377,28 +490,30 @@ FailureOr<Operation *> accy::kernel::buildMmaContractionKernel(
       !elementOf(op.getDpsInits()[0]).isF32())
     return op.emitError("a tensor-core contraction needs f16 or bf16 inputs "
                         "of one type and an f32 accumulator");
-  const int64_t block[] = {32, kMmaWarpsM * kMmaWarpsN, 1};
-  if (ArrayRef<int64_t>(plan.mma) != ArrayRef<int64_t>(kMmaShape) ||
-      plan.tile.size() != 3 ||
-      ArrayRef<int64_t>(plan.block) != ArrayRef<int64_t>(block))
-    return op.emitError() << "a tensor-core contraction plan needs mma = [16, "
-                             "8, 16], tile = [BM, BN, BK] and block = [32, "
-                          << kMmaWarpsM * kMmaWarpsN << ", 1]";
+  const MmaInstruction *inst = findMmaInstruction(plan.mma);
+  if (!inst || plan.tile.size() != 3 || plan.block.size() != 3 ||
+      plan.block[0] != inst->subgroup ||
+      plan.block[1] != inst->warpsM * inst->warpsN || plan.block[2] != 1)
+    return op.emitError() << "a tensor-core contraction plan needs mma = "
+                             "[16, 8, 16] (block = [32, 8, 1]) or [16, 16, "
+                             "16] (block = [64, 4, 1]), and tile = [BM, BN, "
+                             "BK]";
   int64_t bm = plan.tile[0], bn = plan.tile[1], bk = plan.tile[2];
   int64_t threads = plan.block[0] * plan.block[1];
   // Whole fragments per subgroup; each thread copies whole elements of
   // both tiles along their operands' innermost dimension, and takes whole
   // staged values.
-  if (bm % (kMmaWarpsM * kMmaShape[0]) || bn % (kMmaWarpsN * kMmaShape[1]) ||
-      bk % kMmaShape[2] || threads % bm || threads % bn || threads % bk ||
-      (bm * bk) % threads || (bn * bk) % threads ||
-      (kMmaStagingRows * bn) % threads)
+  int64_t stagedRows = inst->warpsM * inst->rowsPerPass;
+  if (bm % (inst->warpsM * inst->shape[0]) ||
+      bn % (inst->warpsN * inst->shape[1]) || bk % inst->shape[2] ||
+      threads % bm || threads % bn || threads % bk || (bm * bk) % threads ||
+      (bn * bk) % threads || (stagedRows * bn) % threads)
     return op.emitError() << "tensor-core tiles of " << bm << "x" << bk
                           << " and " << bk << "x" << bn
                           << " do not split into whole fragments and copies "
                              "among "
                           << threads << " threads";
-  MmaContractionKernel kernel{rewriter, op.getLoc(), op, plan,   shape,
-                              bm,       bn,          bk, threads};
+  MmaContractionKernel kernel{rewriter, op.getLoc(), op, plan, shape,
+                              *inst,    bm,          bn, bk,   threads};
   return kernel.build();
 }

@@ -4,7 +4,10 @@
 // OCKL calls, which only ROCm's device libraries define. This is the same
 // conversion from the upstream populate functions, with math lowered to
 // LLVM intrinsics (AMDGPU selects sqrt, fabs, floor, ... itself) and block
-// dimensions folded to the kernels' known sizes.
+// dimensions folded to the kernels' known sizes. The tensor-core
+// contractions' `amdgpu.mfma` ops lower here too, by a pattern of our own:
+// MLIR 19's amdgpu-to-rocdl patterns come with a type conversion of every
+// bf16 of the module to i16, which would break every other bf16 kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +16,10 @@
 #include "accy/Stages/Target/Passes.h"
 
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -45,6 +51,47 @@ LogicalResult expandArithOps(gpu::GPUModuleOp module) {
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   return applyPartialConversion(module, target, std::move(patterns));
 }
+
+/// `amdgpu.mfma` 16x16x16 of f16 or bf16 into f32 (what
+/// MmaContractionKernel.cpp issues) as the ROCDL intrinsic: bf16 operands
+/// as their 16-bit patterns, as `v_mfma_f32_16x16x16bf16_1k` takes them.
+struct MfmaToROCDL : ConvertOpToLLVMPattern<amdgpu::MFMAOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(amdgpu::MFMAOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = dyn_cast<VectorType>(op.getSourceA().getType());
+    Type f32x4 = VectorType::get({4}, rewriter.getF32Type());
+    if (op.getM() != 16 || op.getN() != 16 || op.getK() != 16 ||
+        op.getBlocks() != 1 || op.getCbsz() || op.getAbid() ||
+        op.getBlgp() != amdgpu::MFMAPermB::none || !input ||
+        input.getShape() != ArrayRef<int64_t>{4} ||
+        !(input.getElementType().isF16() || input.getElementType().isBF16()) ||
+        op.getDestC().getType() != f32x4)
+      return rewriter.notifyMatchFailure(op, "not 16x16x16 f16/bf16 to f32");
+    Location loc = op.getLoc();
+    Value a = adaptor.getSourceA(), b = adaptor.getSourceB();
+    auto zeroI32 = [&] {
+      return rewriter.create<LLVM::ConstantOp>(loc, rewriter.getI32Type(),
+                                               rewriter.getI32IntegerAttr(0));
+    };
+    if (input.getElementType().isBF16()) {
+      Type bits = VectorType::get({4}, rewriter.getI16Type());
+      a = rewriter.create<LLVM::BitcastOp>(loc, bits, a);
+      b = rewriter.create<LLVM::BitcastOp>(loc, bits, b);
+      rewriter.replaceOpWithNewOp<ROCDL::mfma_f32_16x16x16bf16_1k>(
+          op, f32x4,
+          ValueRange{a, b, adaptor.getDestC(), zeroI32(), zeroI32(),
+                     zeroI32()});
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<ROCDL::mfma_f32_16x16x16f16>(
+        op, f32x4,
+        ValueRange{a, b, adaptor.getDestC(), zeroI32(), zeroI32(), zeroI32()});
+    return success();
+  }
+};
 
 struct ConvertGPUToROCDLPass
     : public accy::target::impl::ConvertGPUToROCDLBase<ConvertGPUToROCDLPass> {
@@ -82,6 +129,9 @@ struct ConvertGPUToROCDLPass
                                   RewritePatternSet &patterns) {
       populateGpuToROCDLConversionPatterns(converter, patterns,
                                            gpu::amd::Runtime::Unknown);
+      // The tensor-core contractions (MmaContractionKernel.cpp).
+      patterns.add<MfmaToROCDL>(converter);
+      populateVectorToLLVMConversionPatterns(converter, patterns);
     };
     if (failed(convertGPUModuleToLLVM(
             module, addressSpace, populateGPUPatterns,

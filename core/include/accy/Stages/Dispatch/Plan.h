@@ -72,13 +72,26 @@ inline constexpr int64_t kContractionTilePad = 4;
 inline constexpr int64_t kContractionStagingPad = 1;
 
 /// The tiled contraction on tensor cores (TensorCorePlan.cpp,
-/// MmaContractionKernel.cpp): a block of kMmaWarpsM x kMmaWarpsN subgroups,
-/// each computing a (BM / kMmaWarpsM) x (BN / kMmaWarpsN) part of the
-/// output tile as 16 x 8 fragments of NVIDIA's `mma.sync` (kMmaShape), K
-/// staged kMmaTileK at a time through workgroup memory.
-inline constexpr int64_t kMmaWarpsM = 2, kMmaWarpsN = 4;
+/// MmaContractionKernel.cpp): a block of `warpsM` x `warpsN` subgroups,
+/// each computing a (BM / warpsM) x (BN / warpsN) part of the output tile
+/// as fragments of the target's matrix instruction, K staged kMmaTileK at a
+/// time through workgroup memory. The outputs leave through staging rows
+/// in the operand tiles' bytes, `rowsPerPass` rows of each subgroup row at
+/// a time, `stagingPad` f32 wider than the tile (so that a subgroup's puts
+/// take the fewest wavefronts).
+struct MmaInstruction {
+  TensorCores kind;
+  /// Its shape (M, N, K): NVIDIA's mma.sync m16n8k16, AMD's
+  /// v_mfma_f32_16x16x16 (f16, bf16_1k).
+  int64_t shape[3];
+  int64_t subgroup, warpsM, warpsN;
+  int64_t rowsPerPass, stagingPad;
+};
+/// The instruction of `kind` (MmaSync or Mfma).
+const MmaInstruction &getMmaInstruction(TensorCores kind);
+/// The instruction whose shape `mma` is, or null.
+const MmaInstruction *findMmaInstruction(llvm::ArrayRef<int64_t> mma);
 inline constexpr int64_t kMmaTileK = 32;
-inline constexpr int64_t kMmaShape[3] = {16, 8, 16};
 /// K tiles in flight: each operand tile is in workgroup memory twice, the
 /// subgroups multiplying one while the block's threads store the next
 /// (loaded into registers during the multiplication) into the other.
@@ -97,21 +110,17 @@ inline constexpr int64_t kMmaTilePad = 8;
 MmaOperandTile getMmaOperandTile(mlir::linalg::LinalgOp op,
                                  const DispatchShape &shape, bool lhs,
                                  int64_t side, int64_t bk);
-/// The f32 rows through which the outputs leave, in the operand tiles'
-/// bytes: 8 rows of each subgroup row of the block, BN + kMmaStagingPad
-/// wide (a row 8 banks after the one above: a subgroup's 64-bit puts of two
-/// accumulators take two wavefronts, the fewest).
-inline constexpr int64_t kMmaStagingRows = 8 * kMmaWarpsM;
-inline constexpr int64_t kMmaStagingPad = 8;
-/// Workgroup bytes of a tensor-core contraction of tile [bm, bn, bk]: the
-/// operand tiles of every stage, or the staging rows where those are more.
+/// Workgroup bytes of a tensor-core contraction of tile [bm, bn, bk] with
+/// `instruction`: the operand tiles of every stage, or the staging rows
+/// where those are more.
 int64_t getMmaWorkgroupBytes(mlir::linalg::LinalgOp op,
-                             const DispatchShape &shape, int64_t bm, int64_t bn,
-                             int64_t bk);
+                             const DispatchShape &shape,
+                             const MmaInstruction &instruction, int64_t bm,
+                             int64_t bn, int64_t bk);
 /// Whether contraction `op` runs on `profile`'s tensor cores: both inputs
 /// f16 or both bf16, extended to f32 and multiplied and accumulated in f32
 /// (`acc + ext(a) * ext(b)`, what `@` and `einsum` of such inputs, or of
-/// their casts to f32, become), on a target with `mma.sync`.
+/// their casts to f32, become), on a target with matrix instructions.
 bool usesTensorCores(mlir::linalg::LinalgOp op, const DispatchShape &shape,
                      const TargetProfile &profile);
 /// An elementwise op whose operands are not all contiguous along one loop

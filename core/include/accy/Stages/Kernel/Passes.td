@@ -92,6 +92,7 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect",
                            "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect",
+                           "mlir::amdgpu::AMDGPUDialect",
                            "mlir::nvgpu::NVGPUDialect",
                            "mlir::vector::VectorDialect"];
 }
