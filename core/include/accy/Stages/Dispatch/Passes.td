@@ -94,6 +94,8 @@ def PlanSchedule : Pass<"accy-choir-plan-schedule", "mlir::ModuleOp"> {
         dimension (plus batch dimensions: of several M or N dimensions, the
         one the output varies fastest along is M or N, the others batch);
         square output tiles per block, K staged through shared memory;
+        with f16 or bf16 inputs accumulated in f32, on a target with
+        matrix instructions, on tensor cores (`mma`, `stages`);
       - `scan`: a scan from the tensor stage (`choir.scan`, a reduction loop
         masked by `j <= i` on the axis loop) whose combiner has a neutral
         element; one block per line, threads take consecutive elements of

@@ -63,7 +63,9 @@ def MapToGPU : Pass<"accy-choir-map-to-gpu", "mlir::ModuleOp"> {
         reducing serially;
       - `tiled_contraction`: a `gpu.launch` with a block per output tile,
         each thread a micro-tile of accumulators in registers, K staged
-        through shared-memory tiles;
+        through shared-memory tiles; with `mma`, each subgroup a part of
+        the tile in fragments of `nvgpu.mma.sync` (read with
+        `nvgpu.ldmatrix`) or `amdgpu.mfma`;
       - `scan`: a `gpu.launch` with one block per line, which walks the line
         in chunks of the block's threads: an inclusive subgroup scan with
         shuffles (`up`, or `idx` where the plan has no `shuffle_up`), the subgroups'

@@ -71,8 +71,9 @@ def Choir_LaunchAttr : Choir_Attr<"Launch", "launch"> {
       up`, which MLIR 19 lowers to NVVM only; `idx` shuffles otherwise);
     - tiled contractions on tensor cores: `mma`, the shape (M, N, K) of the
       matrix instruction each subgroup issues (`[16, 8, 16]`: NVIDIA's
-      `mma.sync`), and `stages`, the K tiles in flight (2: one in
-      workgroup memory being multiplied, the next on its way there).
+      `mma.sync`; `[16, 16, 16]`: AMD's MFMA), and `stages`, the K tiles
+      in flight (2: one in workgroup memory being multiplied, the next on
+      its way there).
   }];
   let parameters = (ins "::mlir::DenseI64ArrayAttr":$block,
       "::mlir::DenseI64ArrayAttr":$tile,
