@@ -148,9 +148,14 @@ FailureOr<unsigned> accy::kernel::buildLaunch(RewriterBase &rewriter,
     launch = buildThreadKernel(rewriter, op, plan);
     break;
   case Schedule::TiledContraction:
-    launch = plan.mma.empty()
-                 ? buildContractionKernel(rewriter, op, plan, shape)
-                 : buildMmaContractionKernel(rewriter, op, plan, shape);
+    if (!plan.mma.empty()) {
+      FailureOr<unsigned> launches =
+          buildMmaContractionKernel(rewriter, op, plan, shape);
+      if (succeeded(launches))
+        rewriter.eraseOp(op);
+      return launches;
+    }
+    launch = buildContractionKernel(rewriter, op, plan, shape);
     break;
   case Schedule::RowReduction:
   case Schedule::Scan: {

@@ -118,8 +118,11 @@ buildContractionKernel(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 /// output, its subgroups each computing a part in fragments of the
 /// target's matrix instruction (MmaInstruction: `mma.sync` read with
 /// `ldmatrix`, or MFMA) from the operand tiles in workgroup memory; the
-/// epilogues of `plan` run at each output stored.
-mlir::FailureOr<mlir::Operation *>
+/// epilogues of `plan` run at each output stored. Where both operands'
+/// innermost sizes are multiples of 8 (a host-side branch when one is
+/// dynamic), a variant copies 16 bytes at a time. Returns the number of
+/// launches.
+mlir::FailureOr<unsigned>
 buildMmaContractionKernel(mlir::RewriterBase &rewriter,
                           mlir::linalg::LinalgOp op, const KernelPlan &plan,
                           const DispatchShape &shape);

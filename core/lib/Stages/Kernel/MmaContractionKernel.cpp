@@ -40,6 +40,8 @@ constexpr int64_t kMatrix = 8;
 /// The K a lane holds of an MFMA fragment's row or column, and the rows of
 /// a 16 x 16 accumulator fragment it holds.
 constexpr int64_t kMfmaRun = 4;
+/// Elements a copy moves at a time in the chunked variant: 16 bytes.
+constexpr int64_t kCopyChunk = 8;
 
 struct MmaContractionKernel {
   RewriterBase &rw;
@@ -49,6 +51,10 @@ struct MmaContractionKernel {
   const DispatchShape &shape;
   const MmaInstruction &inst;
   int64_t bm, bn, bk, threads;
+  /// Elements a copy moves at a time: 1, or kCopyChunk in the variant for
+  /// operands whose innermost dimension is a multiple of it (16 bytes a
+  /// load and a store).
+  int64_t chunk;
   int64_t wm = bm / inst.warpsM, wn = bn / inst.warpsN;
   int64_t fm = wm / inst.shape[0], fn = wn / inst.shape[1];
 
@@ -85,6 +91,8 @@ struct MmaContractionKernel {
     bool isLhs;
     MmaOperandTile layout;
     SmallVector<Value> kk, outer;
+    /// With chunks: the operand as one aligned dimension.
+    Value global;
     /// The tile of every stage as one dimension, a stage `stageElements`
     /// after the one before, and each element's index in a stage: one base
     /// and a constant apart (the stores' offsets are immediates, not an
@@ -100,9 +108,15 @@ struct MmaContractionKernel {
                                      ValueRange{});
   }
 
-  /// Consecutive threads take consecutive elements of the operand's
-  /// innermost dimension (K, or the tile's rows), which are consecutive in
-  /// the tile too.
+  Type copiedType() {
+    if (chunk == 1)
+      return inputElement();
+    return VectorType::get({chunk}, inputElement());
+  }
+
+  /// Consecutive threads take consecutive elements (or chunks) of the
+  /// operand's innermost dimension (K, or the tile's rows), which are
+  /// consecutive in the tile too.
   TileCopy planCopy(Ix &ix, Value tid, bool isLhs, int64_t offset) {
     int64_t side = isLhs ? bm : bn;
     OpOperand *operand =
@@ -114,15 +128,22 @@ struct MmaContractionKernel {
     copy.flat = workgroupView(
         ix, offset,
         workgroupBuffer({kMmaStages * stageElements}, inputElement()));
+    if (chunk > 1)
+      copy.global = alignedFlatView(rw, loc, operand->get());
     // Thread `tid` takes column `first` of the tile's rows `next` + a
-    // multiple of `step` (the tile's rows are M or N indices, or K).
-    int64_t inner = layout.kContiguous ? bk : side, step = threads / inner;
-    Value first = ix.rem(tid, ix.c(inner)), next = ix.div(tid, ix.c(inner));
+    // multiple of `step` (the tile's rows are M or N indices, or K); with
+    // chunks, `first` is a chunk's first column. A row past the operand's
+    // end reads its last one (its outputs are never stored); a chunk of M
+    // or N columns past the end reads the last chunk.
+    int64_t inner = (layout.kContiguous ? bk : side) / chunk;
+    int64_t step = threads / inner;
+    Value first = ix.mul(ix.rem(tid, ix.c(inner)), chunk);
+    Value next = ix.div(tid, ix.c(inner));
     Value flatFirst = ix.add(ix.mul(next, layout.columns), first);
     Value size = sizes[isLhs ? shape.mDim : shape.nDim];
-    Value last = ix.sub(size, ix.c(1));
+    Value last = ix.sub(size, ix.c(layout.kContiguous ? 1 : chunk));
     Value base = isLhs ? block->m0 : block->n0;
-    for (int64_t i = 0; i < side * bk / threads; ++i) {
+    for (int64_t i = 0; i < side * bk / (threads * chunk); ++i) {
       Value across = ix.add(next, ix.c(i * step));
       Value kk = layout.kContiguous ? first : across;
       Value row = layout.kContiguous ? across : first;
@@ -133,18 +154,45 @@ struct MmaContractionKernel {
     return copy;
   }
 
-  /// Loads this thread's elements of `copy` at K offset `k0`; with
-  /// `masked`, those at K past its end are zeros (loaded at K - 1).
+  /// The chunk of `copy`'s operand at the iteration point `ivs` (its
+  /// first element): one load of the flat, aligned operand at a multiple
+  /// of the chunk, so that the backends know its 16-byte alignment.
+  Value loadChunk(const TileCopy &copy, ValueRange ivs) {
+    Ix ix{rw, loc};
+    SmallVector<Value> indices =
+        applyMap(rw, loc, op.getMatchingIndexingMap(copy.operand), ivs);
+    Value buffer = copy.operand->get();
+    auto dim = [&](int64_t d) {
+      return rw.createOrFold<memref::DimOp>(loc, buffer, d);
+    };
+    // Row-major, counted in chunks: the innermost size is a multiple.
+    int64_t rank = indices.size();
+    Value rows = indices.front();
+    for (int64_t d = 1; d + 1 < rank; ++d)
+      rows = ix.add(ix.mul(rows, dim(d)), indices[d]);
+    Value chunks = ix.div(indices.back(), ix.c(chunk));
+    if (rank > 1)
+      chunks = ix.add(ix.mul(rows, ix.div(dim(rank - 1), ix.c(chunk))), chunks);
+    return rw.create<vector::LoadOp>(loc, cast<VectorType>(copiedType()),
+                                     copy.global,
+                                     ValueRange{ix.mul(chunks, chunk)});
+  }
+
+  /// Loads this thread's elements (or chunks) of `copy` at K offset `k0`;
+  /// with `masked`, those at K past its end are zeros (loaded at the last
+  /// K, or chunk of K).
   SmallVector<Value> fetch(const TileCopy &copy, Value k0, bool masked) {
     SmallVector<Value> values;
     Ix ix{rw, loc};
     Value kSize = sizes[shape.kDim];
+    int64_t kStep = copy.layout.kContiguous ? chunk : 1;
     for (auto [kk, outer] : llvm::zip(copy.kk, copy.outer)) {
       Value kv = ix.add(k0, kk);
-      Value at = masked ? ix.minU(kv, ix.sub(kSize, ix.c(1))) : kv;
-      Value value = loadOperand(rw, loc, op, copy.operand,
-                                copy.isLhs ? block->ivsAt(outer, zero, at)
-                                           : block->ivsAt(zero, outer, at));
+      Value at = masked ? ix.minU(kv, ix.sub(kSize, ix.c(kStep))) : kv;
+      SmallVector<Value> ivs = copy.isLhs ? block->ivsAt(outer, zero, at)
+                                          : block->ivsAt(zero, outer, at);
+      Value value = chunk == 1 ? loadOperand(rw, loc, op, copy.operand, ivs)
+                               : loadChunk(copy, ivs);
       if (masked)
         value = rw.create<arith::SelectOp>(loc, ix.lt(kv, kSize), value,
                                            zeroOf(rw, loc, value.getType()));
@@ -156,9 +204,13 @@ struct MmaContractionKernel {
   /// Stores what `fetch` loaded into the stage at `stageOffset` elements.
   void put(const TileCopy &copy, ValueRange values, Value stageOffset) {
     Ix ix{rw, loc};
-    for (auto [value, at] : llvm::zip(values, copy.at))
-      rw.create<memref::StoreOp>(loc, value, copy.flat,
-                                 ix.add(at, stageOffset));
+    for (auto [value, at] : llvm::zip(values, copy.at)) {
+      Value index = ix.add(at, stageOffset);
+      if (chunk == 1)
+        rw.create<memref::StoreOp>(loc, value, copy.flat, index);
+      else
+        rw.create<vector::StoreOp>(loc, value, copy.flat, index);
+    }
   }
 
   SmallVector<Value> initialAccumulators();
@@ -169,7 +221,7 @@ struct MmaContractionKernel {
                           int64_t kBase, Value lhsStage, Value rhsStage,
                           ArrayRef<Value> accs);
   void storeOutputs(ValueRange accs, Value tid);
-  FailureOr<Operation *> build();
+  LogicalResult build();
 
   // Set by prepareFragments: where this lane's first row of the A and B
   // fragments is in a stage of the flat tiles (B's last fragment of an
@@ -388,7 +440,7 @@ void MmaContractionKernel::storeOutputs(ValueRange accs, Value tid) {
     }
 }
 
-FailureOr<Operation *> MmaContractionKernel::build() {
+LogicalResult MmaContractionKernel::build() {
   int64_t workgroupBytes = getMmaWorkgroupBytes(op, shape, inst, bm, bn, bk);
   Ix host{rw, loc};
   Value grid = contractionGrid(host, loopSizes(rw, loc, op), shape, bm, bn);
@@ -418,7 +470,7 @@ FailureOr<Operation *> MmaContractionKernel::build() {
 
   TileCopy lhs = planCopy(ix, tid, true, 0);
   TileCopy rhs = planCopy(ix, tid, false, kMmaStages * lhs.stageElements * 2);
-  SmallVector<Type> fetchedTypes(lhs.kk.size() + rhs.kk.size(), inputElement());
+  SmallVector<Type> fetchedTypes(lhs.kk.size() + rhs.kk.size(), copiedType());
   auto fetchBoth = [&](Value k0, bool masked) {
     SmallVector<Value> values = fetch(lhs, k0, masked);
     llvm::append_range(values, fetch(rhs, k0, masked));
@@ -476,12 +528,25 @@ FailureOr<Operation *> MmaContractionKernel::build() {
     rw.create<scf::YieldOp>(loc, out);
   }
   storeOutputs(loop.getResults(), tid);
-  return launch.getOperation();
+  return success();
+}
+
+/// Whether `operand` of `op` can be copied in chunks: a contiguous buffer
+/// known to be 16-byte aligned that `op` reads at plain loops.
+bool copiesInChunks(linalg::LinalgOp op, OpOperand &operand) {
+  SmallVector<unsigned> loops;
+  for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim)
+      return false;
+    loops.push_back(dim.getPosition());
+  }
+  return isAlignedAlong(op, operand, loops);
 }
 
 } // namespace
 
-FailureOr<Operation *> accy::kernel::buildMmaContractionKernel(
+FailureOr<unsigned> accy::kernel::buildMmaContractionKernel(
     RewriterBase &rewriter, linalg::LinalgOp op, const KernelPlan &plan,
     const DispatchShape &shape) {
   Type a = elementOf(op->getOperand(shape.lhsInput));
@@ -513,7 +578,49 @@ FailureOr<Operation *> accy::kernel::buildMmaContractionKernel(
                           << " do not split into whole fragments and copies "
                              "among "
                           << threads << " threads";
-  MmaContractionKernel kernel{rewriter, op.getLoc(), op, plan, shape,
-                              *inst,    bm,          bn, bk,   threads};
-  return kernel.build();
+  // The copies move a chunk of 16 bytes at a time where both operands'
+  // innermost sizes are multiples of it: under a host-side branch on the
+  // sizes where one of them is dynamic, element by element otherwise.
+  auto variant = [&](int64_t chunk) {
+    MmaContractionKernel kernel{rewriter, op.getLoc(), op,   plan,
+                                shape,    *inst,       bm,   bn,
+                                bk,       threads,     chunk};
+    return kernel.build();
+  };
+  Location loc = op.getLoc();
+  Ix host{rewriter, loc};
+  Value aligned;
+  bool chunked = threads * kCopyChunk <= std::min(bm, bn) * bk;
+  for (int64_t input : {shape.lhsInput, shape.rhsInput}) {
+    OpOperand &operand = op->getOpOperand(input);
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    chunked =
+        chunked && type && type.getRank() > 0 && copiesInChunks(op, operand);
+    if (!chunked)
+      break;
+    int64_t inner = type.getShape().back();
+    if (!ShapedType::isDynamic(inner)) {
+      chunked = inner % kCopyChunk == 0;
+      continue;
+    }
+    Value size =
+        rewriter.create<memref::DimOp>(loc, operand.get(), type.getRank() - 1);
+    Value multiple = host.eq(host.rem(size, host.c(kCopyChunk)), 0);
+    aligned = aligned ? host.both(aligned, multiple) : multiple;
+  }
+  if (!chunked || !aligned) {
+    if (failed(variant(chunked ? kCopyChunk : 1)))
+      return failure();
+    return 1u;
+  }
+  auto branch = rewriter.create<scf::IfOp>(loc, aligned,
+                                           /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(branch.thenBlock());
+  if (failed(variant(kCopyChunk)))
+    return failure();
+  rewriter.setInsertionPointToStart(branch.elseBlock());
+  if (failed(variant(1)))
+    return failure();
+  return 2u;
 }

@@ -19,9 +19,11 @@ using namespace mlir;
 namespace {
 
 /// Pure scalar computations (and memref.dim, which reads a descriptor, not
-/// memory) are cheaper to redo per thread than to describe to a runtime;
-/// views (reshapes, subviews, casts) are rebuilt in the kernel so that it
-/// takes the buffers they view.
+/// memory) are cheaper to redo per thread than to describe to a runtime,
+/// as are small vectors of them (the zeros a tensor-core kernel's masked
+/// copy selects, which canonicalization hoists out of the launch); views
+/// (reshapes, subviews, casts) are rebuilt in the kernel so that it takes
+/// the buffers they view.
 bool isSinkable(Operation *op) {
   if (op->getNumRegions() != 0 || op->getNumResults() != 1 ||
       !isMemoryEffectFree(op))
@@ -31,7 +33,7 @@ bool isSinkable(Operation *op) {
     return isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
                memref::SubViewOp, memref::CastOp, memref::ReinterpretCastOp>(
         op);
-  return type.isIntOrIndexOrFloat();
+  return type.isIntOrIndexOrFloat() || isa<VectorType>(type);
 }
 
 /// Clones the sinkable backward slice of every value the launch body uses
