@@ -154,10 +154,14 @@ struct MmaContractionKernel {
     return copy;
   }
 
-  /// The chunk of `copy`'s operand at the iteration point `ivs` (its
-  /// first element): one load of the flat, aligned operand at a multiple
-  /// of the chunk, so that the backends know its 16-byte alignment.
-  Value loadChunk(const TileCopy &copy, ValueRange ivs) {
+  /// NVIDIA's chunks go to workgroup memory by `cp.async`, not through
+  /// registers.
+  bool copiesAsync() const { return chunk > 1 && !isMfma(); }
+
+  /// Where in the flat, aligned operand of `copy` the chunk at the
+  /// iteration point `ivs` (its first element) is: a multiple of the
+  /// chunk, so that the backends know its 16-byte alignment.
+  Value chunkIndex(const TileCopy &copy, ValueRange ivs) {
     Ix ix{rw, loc};
     SmallVector<Value> indices =
         applyMap(rw, loc, op.getMatchingIndexingMap(copy.operand), ivs);
@@ -173,9 +177,22 @@ struct MmaContractionKernel {
     Value chunks = ix.div(indices.back(), ix.c(chunk));
     if (rank > 1)
       chunks = ix.add(ix.mul(rows, ix.div(dim(rank - 1), ix.c(chunk))), chunks);
-    return rw.create<vector::LoadOp>(loc, cast<VectorType>(copiedType()),
-                                     copy.global,
-                                     ValueRange{ix.mul(chunks, chunk)});
+    return ix.mul(chunks, chunk);
+  }
+
+  /// The iteration point of `copy`'s element (or chunk) `i` at K offset
+  /// `k0`, K clamped to its last element (or chunk) where `masked`; and
+  /// whether that K is inside the operand.
+  std::pair<SmallVector<Value>, Value> copyPoint(const TileCopy &copy, size_t i,
+                                                 Value k0, bool masked) {
+    Ix ix{rw, loc};
+    Value kSize = sizes[shape.kDim];
+    int64_t kStep = copy.layout.kContiguous ? chunk : 1;
+    Value kv = ix.add(k0, copy.kk[i]);
+    Value at = masked ? ix.minU(kv, ix.sub(kSize, ix.c(kStep))) : kv;
+    return {copy.isLhs ? block->ivsAt(copy.outer[i], zero, at)
+                       : block->ivsAt(zero, copy.outer[i], at),
+            ix.lt(kv, kSize)};
   }
 
   /// Loads this thread's elements (or chunks) of `copy` at K offset `k0`;
@@ -183,22 +200,39 @@ struct MmaContractionKernel {
   /// K, or chunk of K).
   SmallVector<Value> fetch(const TileCopy &copy, Value k0, bool masked) {
     SmallVector<Value> values;
-    Ix ix{rw, loc};
-    Value kSize = sizes[shape.kDim];
-    int64_t kStep = copy.layout.kContiguous ? chunk : 1;
-    for (auto [kk, outer] : llvm::zip(copy.kk, copy.outer)) {
-      Value kv = ix.add(k0, kk);
-      Value at = masked ? ix.minU(kv, ix.sub(kSize, ix.c(kStep))) : kv;
-      SmallVector<Value> ivs = copy.isLhs ? block->ivsAt(outer, zero, at)
-                                          : block->ivsAt(zero, outer, at);
-      Value value = chunk == 1 ? loadOperand(rw, loc, op, copy.operand, ivs)
-                               : loadChunk(copy, ivs);
+    for (size_t i = 0; i < copy.kk.size(); ++i) {
+      auto [ivs, inside] = copyPoint(copy, i, k0, masked);
+      Value value = chunk == 1
+                        ? loadOperand(rw, loc, op, copy.operand, ivs)
+                        : rw.create<vector::LoadOp>(
+                              loc, cast<VectorType>(copiedType()), copy.global,
+                              ValueRange{chunkIndex(copy, ivs)});
       if (masked)
-        value = rw.create<arith::SelectOp>(loc, ix.lt(kv, kSize), value,
+        value = rw.create<arith::SelectOp>(loc, inside, value,
                                            zeroOf(rw, loc, value.getType()));
       values.push_back(value);
     }
     return values;
+  }
+
+  /// Starts the copies of this thread's chunks of `copy` at K offset `k0`
+  /// into the stage at `stageOffset` (cp.async; a chunk past K is zeros:
+  /// none of its source is read). Returns their tokens.
+  SmallVector<Value> copyAsync(const TileCopy &copy, Value k0,
+                               Value stageOffset) {
+    Ix ix{rw, loc};
+    SmallVector<Value> tokens;
+    for (size_t i = 0; i < copy.kk.size(); ++i) {
+      auto [ivs, inside] = copyPoint(copy, i, k0, /*masked=*/true);
+      Value elements =
+          rw.create<arith::SelectOp>(loc, inside, ix.c(chunk), zero);
+      tokens.push_back(rw.create<nvgpu::DeviceAsyncCopyOp>(
+          loc, nvgpu::DeviceAsyncTokenType::get(rw.getContext()), copy.flat,
+          ValueRange{ix.add(copy.at[i], stageOffset)}, copy.global,
+          ValueRange{chunkIndex(copy, ivs)}, rw.getIndexAttr(chunk), elements,
+          rw.getUnitAttr()));
+    }
+    return tokens;
   }
 
   /// Stores what `fetch` loaded into the stage at `stageOffset` elements.
@@ -470,62 +504,105 @@ LogicalResult MmaContractionKernel::build() {
 
   TileCopy lhs = planCopy(ix, tid, true, 0);
   TileCopy rhs = planCopy(ix, tid, false, kMmaStages * lhs.stageElements * 2);
-  SmallVector<Type> fetchedTypes(lhs.kk.size() + rhs.kk.size(), copiedType());
-  auto fetchBoth = [&](Value k0, bool masked) {
-    SmallVector<Value> values = fetch(lhs, k0, masked);
-    llvm::append_range(values, fetch(rhs, k0, masked));
-    return values;
-  };
-  // The K tile at `k0`, masked where it passes K (a branch all threads
-  // take alike); K must not be empty.
-  Value kSize = sizes[shape.kDim];
-  auto fetchTile = [&](Value k0) {
-    Ix in{rw, loc};
-    return uniformBranch(
-        rw, loc, fetchedTypes, in.lt(kSize, in.add(k0, in.c(bk))),
-        [&] { return fetchBoth(k0, true); },
-        [&] { return fetchBoth(k0, false); });
-  };
-  SmallVector<Value> first = uniformBranch(
-      rw, loc, fetchedTypes, ix.lt(zero, kSize),
-      [&] { return fetchTile(zero); },
-      [&] {
-        SmallVector<Value> zeros;
-        for (Type type : fetchedTypes)
-          zeros.push_back(zeroOf(rw, loc, type));
-        return zeros;
-      });
   prepareFragments(lhs, rhs);
-
-  // The first K tile goes to stage 0. Every K tile: load the next tile's
-  // elements (in flight during the steps), multiply the stage of this one,
-  // store the next into the other stage; one barrier, after which every
-  // subgroup may read the next stage and none reads this one any more.
-  // The fetch after the last tile loads clamped elements that are never
-  // used.
-  put(lhs, ValueRange(first).take_front(lhs.kk.size()), zero);
-  put(rhs, ValueRange(first).drop_front(lhs.kk.size()), zero);
-  rw.create<gpu::BarrierOp>(loc);
-  Value tiles = ix.ceilDiv(kSize, bk);
-  auto loop = rw.create<scf::ForOp>(loc, zero, tiles, ix.c(1), accs);
-  {
+  Value kSize = sizes[shape.kDim];
+  // Every K tile t: `before(t, next stage)`, the steps on its stage,
+  // `after(...)`, a barrier after which no subgroup reads this stage any
+  // more (the next tile's copies may overwrite it).
+  auto kLoop = [&](function_ref<void(Value, Value)> before,
+                   function_ref<void(Value, Value)> after) {
+    auto loop =
+        rw.create<scf::ForOp>(loc, zero, ix.ceilDiv(kSize, bk), ix.c(1), accs);
     OpBuilder::InsertionGuard loopGuard(rw);
     rw.setInsertionPointToStart(loop.getBody());
     Ix in{rw, loc};
     Value t = loop.getInductionVar();
     Value stage = in.rem(t, in.c(kMmaStages));
     Value nextStage = in.rem(in.add(t, in.c(1)), in.c(kMmaStages));
-    SmallVector<Value> next = fetchTile(in.mul(in.add(t, in.c(1)), bk));
+    Value kNext = in.mul(in.add(t, in.c(1)), bk);
+    before(kNext, nextStage);
     SmallVector<Value> out(loop.getRegionIterArgs());
     for (int64_t kBase = 0; kBase < bk; kBase += inst.shape[2])
       out = step(lhs, rhs, kBase, in.mul(stage, lhs.stageElements),
                  in.mul(stage, rhs.stageElements), out);
-    put(lhs, ValueRange(next).take_front(lhs.kk.size()),
-        in.mul(nextStage, lhs.stageElements));
-    put(rhs, ValueRange(next).drop_front(lhs.kk.size()),
-        in.mul(nextStage, rhs.stageElements));
+    after(kNext, nextStage);
     rw.create<gpu::BarrierOp>(loc);
     rw.create<scf::YieldOp>(loc, out);
+    return loop;
+  };
+
+  scf::ForOp loop;
+  if (copiesAsync()) {
+    // cp.async: the first K tile's copies into stage 0 (when K is not
+    // empty). Every K tile starts the next one's copies into the other
+    // stage, then waits for all but those (this tile's) and for every
+    // thread's (a barrier) before the steps. A chunk past K reads nothing
+    // and is zeros.
+    Ix in{rw, loc};
+    auto copyBoth = [&](Value k0, Value stage) {
+      Ix at{rw, loc};
+      SmallVector<Value> tokens =
+          copyAsync(lhs, k0, at.mul(stage, lhs.stageElements));
+      llvm::append_range(tokens,
+                         copyAsync(rhs, k0, at.mul(stage, rhs.stageElements)));
+      return rw.create<nvgpu::DeviceAsyncCreateGroupOp>(
+          loc, nvgpu::DeviceAsyncTokenType::get(rw.getContext()), tokens);
+    };
+    auto first = rw.create<scf::IfOp>(loc, in.lt(zero, kSize),
+                                      /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard ifGuard(rw);
+      rw.setInsertionPointToStart(first.thenBlock());
+      copyBoth(zero, zero);
+    }
+    loop = kLoop(
+        [&](Value kNext, Value nextStage) {
+          rw.create<nvgpu::DeviceAsyncWaitOp>(loc, copyBoth(kNext, nextStage),
+                                              rw.getI32IntegerAttr(1));
+          rw.create<gpu::BarrierOp>(loc);
+        },
+        [](Value, Value) {});
+  } else {
+    // Through registers: the first K tile goes to stage 0. Every K tile
+    // loads the next tile's elements (in flight during the steps) and
+    // stores them into the other stage after the steps. The fetch after
+    // the last tile loads clamped elements that are never used.
+    SmallVector<Type> fetchedTypes(lhs.kk.size() + rhs.kk.size(), copiedType());
+    auto fetchBoth = [&](Value k0, bool masked) {
+      SmallVector<Value> values = fetch(lhs, k0, masked);
+      llvm::append_range(values, fetch(rhs, k0, masked));
+      return values;
+    };
+    // The K tile at `k0`, masked where it passes K (a branch all threads
+    // take alike); K must not be empty.
+    auto fetchTile = [&](Value k0) {
+      Ix in{rw, loc};
+      return uniformBranch(
+          rw, loc, fetchedTypes, in.lt(kSize, in.add(k0, in.c(bk))),
+          [&] { return fetchBoth(k0, true); },
+          [&] { return fetchBoth(k0, false); });
+    };
+    auto putBoth = [&](ValueRange values, Value stage) {
+      Ix at{rw, loc};
+      put(lhs, values.take_front(lhs.kk.size()),
+          at.mul(stage, lhs.stageElements));
+      put(rhs, values.drop_front(lhs.kk.size()),
+          at.mul(stage, rhs.stageElements));
+    };
+    SmallVector<Value> first = uniformBranch(
+        rw, loc, fetchedTypes, ix.lt(zero, kSize),
+        [&] { return fetchTile(zero); },
+        [&] {
+          SmallVector<Value> zeros;
+          for (Type type : fetchedTypes)
+            zeros.push_back(zeroOf(rw, loc, type));
+          return zeros;
+        });
+    putBoth(first, zero);
+    rw.create<gpu::BarrierOp>(loc);
+    SmallVector<Value> next;
+    loop = kLoop([&](Value kNext, Value) { next = fetchTile(kNext); },
+                 [&](Value, Value nextStage) { putBoth(next, nextStage); });
   }
   storeOutputs(loop.getResults(), tid);
   return success();

@@ -7,7 +7,9 @@
 // first and those intrinsics legal. The tensor-core contractions' nvgpu and
 // vector ops lower here too; MLIR 19 cannot lower a bf16 `nvgpu.mma.sync`
 // (its NVVM op wants f16 vectors where the intrinsic takes i32), so that
-// one becomes a call of the intrinsic.
+// one becomes a call of the intrinsic. A `cp.async` with a source size (the
+// zeros past K of a contraction's copies) becomes inline PTX: MLIR 19
+// translates its NVVM op to the intrinsic without that size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +20,12 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace accy::target {
 #define GEN_PASS_DEF_CONVERTGPUTONVVM
@@ -122,7 +126,12 @@ struct ConvertGPUToNVVMPass
       // later, where the compares and selects were four instructions.
       arith::populateCeilFloorDivExpandOpsPatterns(patterns);
       populateGpuToNVVMConversionPatterns(converter, patterns);
-      // The tensor-core contractions (MmaContractionKernel.cpp).
+      // The tensor-core contractions (MmaContractionKernel.cpp); their
+      // cp.async tokens are nothing at run time (an i32, as upstream's
+      // pass converts them).
+      converter.addConversion([&](nvgpu::DeviceAsyncTokenType type) {
+        return converter.convertType(IntegerType::get(type.getContext(), 32));
+      });
       populateNVGPUToNVVMConversionPatterns(converter, patterns);
       patterns.add<MmaSyncBF16ToIntrinsic>(converter);
       populateVectorToLLVMConversionPatterns(converter, patterns);
@@ -130,6 +139,20 @@ struct ConvertGPUToNVVMPass
     if (failed(convertGPUModuleToLLVM(
             module, addressSpace, populateGPUPatterns,
             NVVM::NVVMDialect::getDialectNamespace())))
+      return signalPassFailure();
+    // NVVM ops without an intrinsic for their operands, as inline PTX.
+    SmallVector<Operation *> inlinePtx;
+    module.walk([&](NVVM::BasicPtxBuilderInterface op) {
+      if (!op.hasIntrinsic())
+        inlinePtx.push_back(op);
+    });
+    if (inlinePtx.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    populateNVVMToLLVMConversionPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.strictMode = GreedyRewriteStrictness::ExistingOps;
+    if (failed(applyOpPatternsAndFold(inlinePtx, std::move(patterns), config)))
       return signalPassFailure();
   }
 };
