@@ -16,11 +16,25 @@ Value accy::kernel::contractionGrid(Ix &host, ArrayRef<Value> sizes,
                   host.product(select(sizes, shape.batchDims)));
 }
 
+gpu::LaunchOp accy::kernel::enterContractionLaunch(
+    RewriterBase &rw, Location loc, linalg::LinalgOp op,
+    const DispatchShape &shape, ArrayRef<int64_t> block, int64_t bm, int64_t bn,
+    int64_t workgroupBytes) {
+  Ix host{rw, loc};
+  Value grid = contractionGrid(host, loopSizes(rw, loc, op), shape, bm, bn);
+  gpu::LaunchOp launch = createLaunch(
+      rw, loc, grid, block,
+      TypeRange{workgroupBuffer({workgroupBytes}, rw.getI8Type())});
+  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  return launch;
+}
+
 ContractionBlock::ContractionBlock(Ix &ix, linalg::LinalgOp op,
                                    const DispatchShape &shape,
-                                   ArrayRef<Value> sizes, Value block,
-                                   int64_t bm, int64_t bn)
-    : op(op), shape(shape), zero(ix.c(0)) {
+                                   gpu::LaunchOp launch, int64_t bm, int64_t bn)
+    : op(op), shape(shape), sizes(loopSizes(ix.b, ix.loc, op)),
+      workgroup(launch.getWorkgroupAttributions()[0]), zero(ix.c(0)) {
+  Value block = launch.getBlockIds().x;
   Value tilesN = ix.ceilDiv(sizes[shape.nDim], bn);
   Value tilesM = ix.ceilDiv(sizes[shape.mDim], bm);
   Value rest = ix.div(block, tilesN);

@@ -19,17 +19,28 @@ namespace accy::kernel {
 mlir::Value contractionGrid(Ix &host, llvm::ArrayRef<mlir::Value> sizes,
                             const DispatchShape &shape, int64_t bm, int64_t bn);
 
-/// The output tile of one block: its first row and column and its batch
-/// element (N tiles fastest, then M tiles, then the batch loops).
+/// The launch of a block per `bm` x `bn` output tile and batch element of
+/// `op` (contractionGrid), of `block` threads and one workgroup buffer of
+/// `workgroupBytes` bytes; `rw`'s insertion point moves into its body (the
+/// caller keeps a guard).
+mlir::gpu::LaunchOp
+enterContractionLaunch(mlir::RewriterBase &rw, mlir::Location loc,
+                       mlir::linalg::LinalgOp op, const DispatchShape &shape,
+                       llvm::ArrayRef<int64_t> block, int64_t bm, int64_t bn,
+                       int64_t workgroupBytes);
+
+/// The output tile of one block of `launch`: its first row and column and
+/// its batch element (N tiles fastest, then M tiles, then the batch loops),
+/// with the loop sizes and the workgroup buffer, inside the launch.
 struct ContractionBlock {
   mlir::linalg::LinalgOp op;
   const DispatchShape &shape;
-  mlir::Value zero, m0, n0;
+  llvm::SmallVector<mlir::Value> sizes;
+  mlir::Value workgroup, zero, m0, n0;
   llvm::SmallVector<mlir::Value> batchIvs;
 
   ContractionBlock(Ix &ix, mlir::linalg::LinalgOp op,
-                   const DispatchShape &shape,
-                   llvm::ArrayRef<mlir::Value> sizes, mlir::Value block,
+                   const DispatchShape &shape, mlir::gpu::LaunchOp launch,
                    int64_t bm, int64_t bn);
   /// The iteration point at (mv, nv, kv) of this block's batch element.
   llvm::SmallVector<mlir::Value> ivsAt(mlir::Value mv, mlir::Value nv,

@@ -228,17 +228,13 @@ FailureOr<Operation *> ContractionKernel::build() {
   OpOperand *output = op.getDpsInitOperand(0);
   unsigned m = shape.mDim, n = shape.nDim, k = shape.kDim;
 
-  Ix host{rw, loc};
-  Value grid = contractionGrid(host, loopSizes(rw, loc, op), shape, bm, bn);
-  gpu::LaunchOp launch = createLaunch(
-      rw, loc, grid, plan.block,
-      TypeRange{workgroupBuffer({workgroupBytes()}, rw.getI8Type())});
   OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  gpu::LaunchOp launch = enterContractionLaunch(rw, loc, op, shape, plan.block,
+                                                bm, bn, workgroupBytes());
   Ix ix{rw, loc};
-  workgroup = launch.getWorkgroupAttributions()[0];
-  sizes = loopSizes(rw, loc, op);
-  block.emplace(ix, op, shape, sizes, launch.getBlockIds().x, bm, bn);
+  block.emplace(ix, op, shape, launch, bm, bn);
+  sizes = block->sizes;
+  workgroup = block->workgroup;
   zero = block->zero;
   Value m0 = block->m0, n0 = block->n0;
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;

@@ -476,17 +476,13 @@ void MmaContractionKernel::storeOutputs(ValueRange accs, Value tid) {
 
 LogicalResult MmaContractionKernel::build() {
   int64_t workgroupBytes = getMmaWorkgroupBytes(op, shape, inst, bm, bn, bk);
-  Ix host{rw, loc};
-  Value grid = contractionGrid(host, loopSizes(rw, loc, op), shape, bm, bn);
-  gpu::LaunchOp launch = createLaunch(
-      rw, loc, grid, plan.block,
-      TypeRange{workgroupBuffer({workgroupBytes}, rw.getI8Type())});
   OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(launch.getBody().front().getTerminator());
+  gpu::LaunchOp launch = enterContractionLaunch(rw, loc, op, shape, plan.block,
+                                                bm, bn, workgroupBytes);
   Ix ix{rw, loc};
-  workgroup = launch.getWorkgroupAttributions()[0];
-  sizes = loopSizes(rw, loc, op);
-  block.emplace(ix, op, shape, sizes, launch.getBlockIds().x, bm, bn);
+  block.emplace(ix, op, shape, launch, bm, bn);
+  sizes = block->sizes;
+  workgroup = block->workgroup;
   zero = block->zero;
   lane = launch.getThreadIds().x;
   Value warp = launch.getThreadIds().y;
