@@ -573,23 +573,38 @@ TEST_CASE("mma.sync m16n8k16 multiplies a warp's fragments as the PTX ISA "
   }
 }
 
-TEST_CASE("mma.sync waits for the whole warp", "[emulator]") {
-  std::string error;
-  std::vector<uint32_t> out(32);
-  // 16 threads: an .aligned mma.sync can never complete.
-  CHECK_FALSE(run(R"(
+TEST_CASE("mma.sync and ldmatrix wait for the whole warp", "[emulator]") {
+  // A partial warp: an .aligned warp instruction can never complete.
+  struct Case {
+    const char *instruction;
+    uint32_t threads;
+    const char *message;
+  } cases[] = {
+      {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, "
+       "%f5}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};",
+       16, "16 thread(s) wait at mma.sync"},
+      {"ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r3];", 8,
+       "8 thread(s) wait at ldmatrix"}};
+  for (const Case &c : cases) {
+    INFO(c.instruction);
+    std::string error;
+    std::vector<uint32_t> out(32);
+    CHECK_FALSE(run(std::string(R"(
 .visible .entry k(.param .u64 k_param_0)
 {
   .reg .b32 %r<8>;
   .reg .f32 %f<8>;
+  .shared .align 16 .b8 tile[512];
   mov.b32 %r1, 0;
   mov.f32 %f1, 0f00000000;
-  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};
+  mov.u32 %r3, tile;
+  )") + c.instruction + R"(
   ret;
 }
 )",
-                  16, out, error));
-  CHECK(error.find("16 thread(s) wait at mma.sync") != std::string::npos);
+                    c.threads, out, error));
+    CHECK(error.find(c.message) != std::string::npos);
+  }
 }
 
 TEST_CASE("cp.async copies into shared memory at once, zero-filling past "
@@ -705,21 +720,4 @@ TEST_CASE("ldmatrix gives each lane its fragments of 8x8 matrices as the "
       CHECK(out[256 + 2 * l + i] == pair(r, c, r + 1, c));
     }
   }
-}
-
-TEST_CASE("ldmatrix waits for the whole warp", "[emulator]") {
-  std::string error;
-  std::vector<uint32_t> out(32);
-  CHECK_FALSE(run(R"(
-.visible .entry k(.param .u64 k_param_0)
-{
-  .reg .b32 %r<8>;
-  .shared .align 16 .b8 tile[512];
-  mov.u32 %r1, tile;
-  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r1];
-  ret;
-}
-)",
-                  8, out, error));
-  CHECK(error.find("8 thread(s) wait at ldmatrix") != std::string::npos);
 }
