@@ -2,6 +2,7 @@
 
 #include "ContractionBlocks.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -52,6 +53,24 @@ SmallVector<Value> ContractionBlock::ivsAt(Value mv, Value nv, Value kv) const {
   ivs[shape.nDim] = nv;
   ivs[shape.kDim] = kv;
   return ivs;
+}
+
+Value ContractionBlock::view(Ix &ix, int64_t offset, MemRefType type) const {
+  return ix.b.create<memref::ViewOp>(ix.loc, type, workgroup, ix.c(offset),
+                                     ValueRange{});
+}
+
+void ContractionBlock::storeOutput(Ix &ix, Value row, Value col, Value value,
+                                   const KernelPlan &plan) const {
+  auto store = ix.b.create<scf::IfOp>(
+      ix.loc,
+      ix.both(ix.lt(row, sizes[shape.mDim]), ix.lt(col, sizes[shape.nDim])),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(ix.b);
+  ix.b.setInsertionPointToStart(store.thenBlock());
+  linalg::LinalgOp root = op;
+  storeResult(ix.b, ix.loc, root, root.getDpsInitOperand(0), value,
+              ivsAt(row, col, zero), plan);
 }
 
 SmallVector<Value>

@@ -45,6 +45,13 @@ struct ContractionBlock {
   /// The iteration point at (mv, nv, kv) of this block's batch element.
   llvm::SmallVector<mlir::Value> ivsAt(mlir::Value mv, mlir::Value nv,
                                        mlir::Value kv) const;
+  /// `type` in the workgroup buffer's bytes from `offset` on.
+  mlir::Value view(Ix &ix, int64_t offset, mlir::MemRefType type) const;
+  /// Stores `value`, the output at (`row`, `col`) of this block's batch
+  /// element, where that is inside the output, then runs `plan`'s
+  /// epilogues at that point.
+  void storeOutput(Ix &ix, mlir::Value row, mlir::Value col, mlir::Value value,
+                   const KernelPlan &plan) const;
 };
 
 /// The values of `types` that `ifTrue` or `ifFalse` computes, under a

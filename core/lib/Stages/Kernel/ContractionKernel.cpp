@@ -80,7 +80,7 @@ struct ContractionKernel {
   // Set inside the launch.
   SmallVector<Value> sizes;
   std::optional<ContractionBlock> block;
-  Value zero, workgroup;
+  Value zero;
 
   SmallVector<Value> ivsAt(Value mv, Value nv, Value kv) {
     return block->ivsAt(mv, nv, kv);
@@ -214,10 +214,6 @@ struct ContractionKernel {
     };
     return std::max(bytes(lhsTile()) + bytes(rhsTile()), bytes(stagingRows()));
   }
-  Value workgroupView(Ix &ix, int64_t offset, MemRefType type) {
-    return rw.create<memref::ViewOp>(loc, type, workgroup, ix.c(offset),
-                                     ValueRange{});
-  }
 
   FailureOr<Operation *> build();
 };
@@ -234,7 +230,6 @@ FailureOr<Operation *> ContractionKernel::build() {
   Ix ix{rw, loc};
   block.emplace(ix, op, shape, launch, bm, bn);
   sizes = block->sizes;
-  workgroup = block->workgroup;
   zero = block->zero;
   Value m0 = block->m0, n0 = block->n0;
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
@@ -261,13 +256,13 @@ FailureOr<Operation *> ContractionKernel::build() {
                                              ix.minU(col, lastN), zero)));
 
   TileCopy lhsCopy =
-      planCopy(ix, tid, m0, lhs, workgroupView(ix, 0, lhsTile()), true);
+      planCopy(ix, tid, m0, lhs, block->view(ix, 0, lhsTile()), true);
   TileCopy rhsCopy =
       planCopy(ix, tid, n0, rhs,
-               workgroupView(ix,
-                             lhsTile().getNumElements() *
-                                 storedBytes(lhsTile().getElementType()),
-                             rhsTile()),
+               block->view(ix,
+                           lhsTile().getNumElements() *
+                               storedBytes(lhsTile().getElementType()),
+                           rhsTile()),
                false);
   auto stepAt = [&](Value kk, Value kv, ValueRange accs) {
     return step(lhsCopy, rhsCopy, rowOffsets, rows, colOffsets, cols, kk, kv,
@@ -377,7 +372,7 @@ FailureOr<Operation *> ContractionKernel::build() {
   // request, a quarter of their bytes used.
   // Each output in bounds is stored, then the epilogues run at its point.
   rw.create<gpu::BarrierOp>(loc);
-  Value stage = workgroupView(ix, 0, stagingRows());
+  Value stage = block->view(ix, 0, stagingRows());
   int64_t lanes = std::min<int64_t>(bn, kStoreLanes), chunks = bn / lanes;
   Value lane = ix.rem(tid, ix.c(lanes));
   Value firstStagedRow = ix.mul(ix.div(tid, ix.c(lanes)), tn / chunks);
@@ -397,12 +392,7 @@ FailureOr<Operation *> ContractionKernel::build() {
       // out of it (docs/internals.md, "The LLVM pipeline").
       Value value = rw.create<memref::LoadOp>(loc, stage,
                                               ValueRange{stagedRow, stagedCol});
-      auto store = rw.create<scf::IfOp>(
-          loc, ix.both(ix.lt(row, sizes[m]), ix.lt(col, sizes[n])),
-          /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard storeGuard(rw);
-      rw.setInsertionPointToStart(store.thenBlock());
-      storeResult(rw, loc, op, output, value, ivsAt(row, col, zero), plan);
+      block->storeOutput(ix, row, col, value, plan);
     }
     // The next row's puts wait until every thread took this row's values.
     if (i + 1 < tm)

@@ -196,12 +196,11 @@ void MmaContractionKernel::storeOutputs(ValueRange accs, Value tid) {
   // K loop's last barrier leaves the operand tiles' bytes free.
   Ix ix{rw, loc};
   int64_t perPass = inst.rowsPerPass, stagedRows = inst.warpsM * perPass;
-  Value stage = workgroupView(
+  Value stage = block->view(
       ix, 0,
       workgroupBuffer({stagedRows, bn + inst.stagingPad}, rw.getF32Type()));
   Value stageRow = ix.add(ix.mul(ix.div(warpRow, ix.c(wm)), perPass), accRows);
   Value firstRow = ix.div(tid, ix.c(bn)), stagedCol = ix.rem(tid, ix.c(bn));
-  unsigned m = shape.mDim, n = shape.nDim;
   for (int64_t i = 0; i < fm; ++i)
     for (int64_t pass = 0; pass < inst.shape[0] / perPass; ++pass) {
       if (i || pass)
@@ -232,13 +231,7 @@ void MmaContractionKernel::storeOutputs(ValueRange accs, Value tid) {
         Value col = ix.add(block->n0, stagedCol);
         Value value = rw.create<memref::LoadOp>(
             loc, stage, ValueRange{stagedRow, stagedCol});
-        auto store = rw.create<scf::IfOp>(
-            loc, ix.both(ix.lt(row, sizes[m]), ix.lt(col, sizes[n])),
-            /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard storeGuard(rw);
-        rw.setInsertionPointToStart(store.thenBlock());
-        storeResult(rw, loc, op, op.getDpsInitOperand(0), value,
-                    block->ivsAt(row, col, zero), plan);
+        block->storeOutput(ix, row, col, value, plan);
       }
     }
 }
@@ -251,7 +244,6 @@ LogicalResult MmaContractionKernel::build() {
   Ix ix{rw, loc};
   block.emplace(ix, op, shape, launch, bm, bn);
   sizes = block->sizes;
-  workgroup = block->workgroup;
   zero = block->zero;
   lane = launch.getThreadIds().x;
   Value warp = launch.getThreadIds().y;
@@ -431,10 +423,8 @@ FailureOr<unsigned> accy::kernel::buildMmaContractionKernel(
                                 bk,       threads,     chunk};
     return kernel.build();
   };
-  Location loc = op.getLoc();
-  Ix host{rewriter, loc};
-  Value aligned;
   bool chunked = threads * kCopyChunk <= std::min(bm, bn) * bk;
+  SmallVector<OpOperand *> dynamicInner;
   for (int64_t input : {shape.lhsInput, shape.rhsInput}) {
     OpOperand &operand = op->getOpOperand(input);
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -443,12 +433,21 @@ FailureOr<unsigned> accy::kernel::buildMmaContractionKernel(
     if (!chunked)
       break;
     int64_t inner = type.getShape().back();
-    if (!ShapedType::isDynamic(inner)) {
+    if (ShapedType::isDynamic(inner))
+      dynamicInner.push_back(&operand);
+    else
       chunked = inner % kCopyChunk == 0;
-      continue;
-    }
+  }
+  if (!chunked)
+    dynamicInner.clear();
+  // The host tests the dynamic innermost sizes where they decide.
+  Location loc = op.getLoc();
+  Ix host{rewriter, loc};
+  Value aligned;
+  for (OpOperand *operand : dynamicInner) {
+    auto type = cast<MemRefType>(operand->get().getType());
     Value size =
-        rewriter.create<memref::DimOp>(loc, operand.get(), type.getRank() - 1);
+        rewriter.create<memref::DimOp>(loc, operand->get(), type.getRank() - 1);
     Value multiple = host.eq(host.rem(size, host.c(kCopyChunk)), 0);
     aligned = aligned ? host.both(aligned, multiple) : multiple;
   }

@@ -46,7 +46,7 @@ struct MmaContractionKernel {
   // Set inside the launch.
   llvm::SmallVector<mlir::Value> sizes;
   std::optional<ContractionBlock> block;
-  mlir::Value zero, workgroup;
+  mlir::Value zero;
   /// This lane's subgroup's part of the tile (its first row and column),
   /// and where in each fragment its accumulators lie: at
   /// (accRows + accRow(e), accColumns + accColumn(e)) for accumulator e.
@@ -91,7 +91,6 @@ struct MmaContractionKernel {
   mlir::Type inputElement() {
     return elementOf(op->getOperand(shape.lhsInput));
   }
-  mlir::Value workgroupView(Ix &ix, int64_t offset, mlir::MemRefType type);
 
   /// NVIDIA's chunks go to workgroup memory by `cp.async`, not through
   /// registers.

@@ -19,12 +19,6 @@ using namespace mlir;
 using namespace accy;
 using namespace accy::kernel;
 
-Value MmaContractionKernel::workgroupView(Ix &ix, int64_t offset,
-                                          MemRefType type) {
-  return rw.create<memref::ViewOp>(loc, type, workgroup, ix.c(offset),
-                                   ValueRange{});
-}
-
 Type MmaContractionKernel::copiedType() {
   if (chunk == 1)
     return inputElement();
@@ -43,7 +37,7 @@ MmaContractionKernel::planCopy(Ix &ix, Value tid, bool isLhs, int64_t offset) {
   int64_t stageElements = layout.rows * layout.columns;
   TileCopy copy{operand, isLhs, layout};
   copy.stageElements = stageElements;
-  copy.flat = workgroupView(
+  copy.flat = block->view(
       ix, offset,
       workgroupBuffer({kMmaStages * stageElements}, inputElement()));
   if (chunk > 1)
