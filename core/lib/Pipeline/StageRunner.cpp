@@ -19,6 +19,7 @@
 #include "accy/Pipeline/SourceMap.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Support/CrashContainment.h"
+#include "accy/Support/SharedWork.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/ThreadPool.h"
@@ -211,6 +212,9 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
       job->record.status = StageStatus::NotRun;
       return;
     }
+    // Counted among the threads at work while it compiles, so the shared
+    // code generation helpers take only idle cores.
+    SharedWork::Busy busy;
     PipelineRun *run = pool.acquire();
     OwningOpRef<ModuleOp> made = job->input.clone();
     if (failed(run->run(*made, job->inputVerified, sourceMap, job->failures,

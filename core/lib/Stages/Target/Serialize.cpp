@@ -7,10 +7,11 @@
 // target, each cut between its entries into pieces of at least kPieceOps
 // ops where it has several) are translated in turn on the pass's thread,
 // where diagnostics are captured; then LLVM optimizes and compiles the
-// pieces at once, one per thread, and joins each module's pieces into its
-// artifact, each inside a crash recovery context of its own (where the
-// process enabled recovery: accy-lsp), as a crash on a thread of the pool
-// would otherwise end the process.
+// pieces, shared with the threads of the other kernels and the idle cores
+// (SharedWork.h), and joins each module's pieces into its artifact, each
+// inside a crash recovery context of its own (where the process enabled
+// recovery: accy-lsp), as a crash on another thread would otherwise end the
+// process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,13 +20,13 @@
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 #include "accy/Support/CrashContainment.h"
+#include "accy/Support/SharedWork.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Threading.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -83,7 +84,10 @@ SmallVector<LLVM::LLVMFuncOp> getEntries(Operation *module, TargetKind kind) {
 /// The least ops of a piece: a piece costs a few milliseconds of its own
 /// (its LLVM context, pass pipelines, the functions its entries share), what
 /// the code generation of a small entry (a row reduction's 200 ops) takes.
-constexpr size_t kPieceOps = 1000;
+/// At 600, a row kernel's warp and block variants are two pieces, so that a
+/// file's third kernel has its code generation on both cores of a two-core
+/// machine (docs/internals.md, "Entries on threads").
+constexpr size_t kPieceOps = 600;
 
 /// The pieces of `job.module`'s code: a GPU module of several entries is cut
 /// between them (consecutive entries of at least kPieceOps ops each), so
@@ -337,6 +341,17 @@ struct SerializePass
     host.erase();
   }
 
+  /// Runs `tasks` shared with the other kernels' threads (SharedWork), or
+  /// one after the other where the context has no threads.
+  void runTasks(ArrayRef<std::function<void()>> tasks) {
+    if (getContext().isMultithreadingEnabled() && tasks.size() > 1) {
+      SharedWork::get().runAll(tasks);
+      return;
+    }
+    for (const std::function<void()> &task : tasks)
+      task();
+  }
+
   LogicalResult serialize(ModuleOp kernel) {
     bool failed = false;
     std::vector<CodegenJob> jobs;
@@ -366,17 +381,19 @@ struct SerializePass
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
         pieces.push_back({&job, &piece});
-    parallelForEach(&getContext(), pieces, [](auto jobAndPiece) {
-      generateCodeRecovering(*jobAndPiece.first, *jobAndPiece.second);
-    });
+    std::vector<std::function<void()>> tasks;
+    for (auto [job, piece] : pieces)
+      tasks.push_back([job, piece] { generateCodeRecovering(*job, *piece); });
+    runTasks(tasks);
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
         if (job.error.empty())
           job.error = piece.error;
-    parallelForEach(&getContext(), jobs, [](CodegenJob &job) {
+    tasks.clear();
+    for (CodegenJob &job : jobs)
       if (job.error.empty())
-        joinPiecesRecovering(job);
-    });
+        tasks.push_back([&job] { joinPiecesRecovering(job); });
+    runTasks(tasks);
 
     for (CodegenJob &job : jobs) {
       if (!job.error.empty()) {

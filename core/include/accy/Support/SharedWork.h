@@ -1,0 +1,60 @@
+//===- SharedWork.h - Code generation the threads share -------*- C++ -*-===//
+#ifndef ACCY_SUPPORT_SHAREDWORK_H
+#define ACCY_SUPPORT_SHAREDWORK_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+
+namespace accy {
+
+/// The process's queue of small independent tasks (the code generation of
+/// one piece of a kernel, docs/internals.md "Entries on threads"), and the
+/// threads that run them on cores no compiling thread uses.
+///
+/// A thread that queues tasks runs queued tasks (its own or another
+/// kernel's) until its own are done, so it never waits while there is work.
+/// The helper threads (one fewer than the machine's cores) take a task only
+/// while fewer threads than cores are busy: a thread is busy while it
+/// compiles (`Busy`) or runs a task, and not while it waits. So the last
+/// kernel of a file, or a file of one kernel, has its pieces on every core,
+/// and no more threads run than there are cores. Helpers wait for nothing
+/// but tasks and cores, so no thread pool's work ever waits on them.
+class SharedWork {
+public:
+  static SharedWork &get();
+
+  /// Marks the calling thread busy for its lifetime (nested scopes count
+  /// once): a thread that compiles kernels.
+  class Busy {
+  public:
+    Busy();
+    ~Busy();
+    Busy(const Busy &) = delete;
+    Busy &operator=(const Busy &) = delete;
+  };
+
+  /// Queues `tasks` and runs queued tasks on the calling thread until every
+  /// one of `tasks` has run (some perhaps on other threads). A task must not
+  /// wait for other tasks.
+  void runAll(llvm::ArrayRef<std::function<void()>> tasks);
+
+private:
+  SharedWork();
+  void startHelpers();
+  void help();
+
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<std::function<void()>> queue;
+  unsigned cores;
+  unsigned busy = 0;
+  bool helpersStarted = false;
+};
+
+} // namespace accy
+
+#endif // ACCY_SUPPORT_SHAREDWORK_H

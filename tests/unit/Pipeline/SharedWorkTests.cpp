@@ -1,0 +1,124 @@
+//===- SharedWorkTests.cpp - Tasks the compiling threads share ------------===//
+//
+// The target stage's pieces of code generation run through SharedWork: every
+// task runs once, the thread that queued them returns only when they have all
+// run, threads that queue at once never wait on each other for good, and the
+// helpers take a core only while one is idle.
+//
+//===----------------------------------------------------------------------===//
+
+#include <catch2/catch.hpp>
+
+#include "accy/Support/SharedWork.h"
+
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+using namespace accy;
+
+namespace {
+/// Tasks that record how often each ran and on which threads.
+struct RecordingTasks {
+  explicit RecordingTasks(size_t count, std::chrono::milliseconds each = {})
+      : runs(count) {
+    for (size_t i = 0; i < count; ++i)
+      tasks.push_back([this, i, each] {
+        std::this_thread::sleep_for(each);
+        ++runs[i];
+        std::lock_guard<std::mutex> lock(mutex);
+        threads.insert(std::this_thread::get_id());
+      });
+  }
+  bool eachRanOnce() const {
+    for (const std::atomic<int> &count : runs)
+      if (count != 1)
+        return false;
+    return true;
+  }
+
+  std::vector<std::function<void()>> tasks;
+  std::vector<std::atomic<int>> runs;
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+};
+} // namespace
+
+TEST_CASE("every task runs once before runAll returns", "[shared-work]") {
+  RecordingTasks work(100);
+  SharedWork::get().runAll(work.tasks);
+  CHECK(work.eachRanOnce());
+}
+
+TEST_CASE("threads queueing at once all finish", "[shared-work]") {
+  // Each thread's tasks may run on any of them: none may wait for good for
+  // tasks another thread took.
+  std::vector<std::unique_ptr<RecordingTasks>> works;
+  for (int t = 0; t < 6; ++t)
+    works.push_back(
+        std::make_unique<RecordingTasks>(20, std::chrono::milliseconds(t % 2)));
+  std::vector<std::thread> threads;
+  for (auto &work : works)
+    threads.emplace_back([&work] {
+      SharedWork::Busy busy;
+      SharedWork::get().runAll(work->tasks);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (auto &work : works)
+    CHECK(work->eachRanOnce());
+}
+
+TEST_CASE("helpers take idle cores only", "[shared-work]") {
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+  if (cores < 2) {
+    WARN("one core: no helper runs, nothing to check");
+    return;
+  }
+
+  SECTION("an idle core runs some of the tasks") {
+    RecordingTasks work(8, std::chrono::milliseconds(20));
+    SharedWork::get().runAll(work.tasks);
+    CHECK(work.eachRanOnce());
+    CHECK(work.threads.size() > 1);
+  }
+
+  SECTION("with every other core busy, the caller runs them all") {
+    // cores - 1 threads compile (Busy) and the caller is the last core.
+    std::mutex mutex;
+    std::condition_variable changed;
+    unsigned started = 0;
+    bool release = false;
+    std::vector<std::thread> compiling;
+    for (unsigned i = 1; i < cores; ++i)
+      compiling.emplace_back([&] {
+        SharedWork::Busy busy;
+        std::unique_lock<std::mutex> lock(mutex);
+        ++started;
+        changed.notify_all();
+        changed.wait(lock, [&] { return release; });
+      });
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return started == cores - 1; });
+    }
+    RecordingTasks work(8, std::chrono::milliseconds(5));
+    SharedWork::get().runAll(work.tasks);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      release = true;
+    }
+    changed.notify_all();
+    for (std::thread &thread : compiling)
+      thread.join();
+    CHECK(work.eachRanOnce());
+    CHECK(work.threads ==
+          std::set<std::thread::id>{std::this_thread::get_id()});
+  }
+}
