@@ -48,16 +48,20 @@ void SharedWork::startHelpers() {
     std::thread([this] { help(); }).detach();
 }
 
+void SharedWork::runNext(std::unique_lock<std::mutex> &lock) {
+  std::function<void()> task = std::move(queue.front());
+  queue.pop_front();
+  lock.unlock();
+  task();
+  lock.lock();
+}
+
 void SharedWork::help() {
   std::unique_lock<std::mutex> lock(mutex);
   for (;;) {
     wake.wait(lock, [&] { return !queue.empty() && busy < cores; });
-    std::function<void()> task = std::move(queue.front());
-    queue.pop_front();
     ++busy;
-    lock.unlock();
-    task();
-    lock.lock();
+    runNext(lock);
     --busy;
     wake.notify_all();
   }
@@ -88,10 +92,6 @@ void SharedWork::runAll(llvm::ArrayRef<std::function<void()>> tasks) {
       ++busy;
       continue;
     }
-    std::function<void()> task = std::move(queue.front());
-    queue.pop_front();
-    lock.unlock();
-    task();
-    lock.lock();
+    runNext(lock);
   }
 }

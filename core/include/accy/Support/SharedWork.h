@@ -12,8 +12,9 @@
 namespace accy {
 
 /// The process's queue of small independent tasks (the code generation of
-/// one piece of a kernel, docs/internals.md "Entries on threads"), and the
-/// threads that run them on cores no compiling thread uses.
+/// one piece of a kernel; docs/internals.md, "Pieces shared by the kernels'
+/// threads"), and the threads that run them on cores no compiling thread
+/// uses.
 ///
 /// A thread that queues tasks runs queued tasks (its own or another
 /// kernel's) until its own are done, so it never waits while there is work.
@@ -46,6 +47,8 @@ private:
   SharedWork();
   void startHelpers();
   void help();
+  /// Takes the queue's first task and runs it with `lock` released.
+  void runNext(std::unique_lock<std::mutex> &lock);
 
   std::mutex mutex;
   std::condition_variable wake;

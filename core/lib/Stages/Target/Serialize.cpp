@@ -375,15 +375,12 @@ struct SerializePass
     if (failed)
       return failure();
 
-    // Every target's pieces are independent: one thread each, then the
-    // pieces of each target joined, one thread each.
-    std::vector<std::pair<CodegenJob *, CodePiece *>> pieces;
+    // Every target's pieces are independent tasks, then the pieces of each
+    // target are joined, a task each.
+    std::vector<std::function<void()>> tasks;
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
-        pieces.push_back({&job, &piece});
-    std::vector<std::function<void()>> tasks;
-    for (auto [job, piece] : pieces)
-      tasks.push_back([job, piece] { generateCodeRecovering(*job, *piece); });
+        tasks.push_back([&job, &piece] { generateCodeRecovering(job, piece); });
     runTasks(tasks);
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
