@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -157,6 +158,7 @@ static int buildOne(mlir::MLIRContext &context, const Options &options,
   unsigned errors = printDiagnostics(c, options);
   if (!c.lastStage() && options.compileFrom)
     return errors ? ExitDiagnostics : ExitInternal;
+  llvm::TimeTraceScope outputsScope("outputs", name);
   if (llvm::Error err = writeOutputs(context, c, dir, name, options, state)) {
     llvm::errs() << "accyc: " << llvm::toString(std::move(err)) << "\n";
     return ExitInternal;

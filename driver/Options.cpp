@@ -43,6 +43,9 @@ options:
   --timing                        per-stage table: time, pass runs,
                                   fingerprint, product key
   --stats                         pass statistics (with --timing: per pass)
+  --time-trace FILE               write a Chrome trace (as clang's
+                                  -ftime-trace) of every stage, kernel, MLIR
+                                  pass, code generation piece and LLVM pass
   --fingerprints                  per-kernel fingerprints and keys
   --diagnostics-format=text|json  how diagnostics are printed
   --no-snippet                    no source line under text diagnostics
@@ -126,6 +129,7 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
   // short ones, `-Ivalue`.
   using Handler = std::function<llvm::Error(llvm::StringRef)>;
   const std::pair<llvm::StringRef, Handler> valueFlags[] = {
+      // clang-format off: a table, one flag a line
       {"-o", [&](llvm::StringRef v) { opts.output = v.str(); return llvm::Error::success(); }},
       {"-I", [&](llvm::StringRef v) { opts.includeDirs.push_back(v.str()); return llvm::Error::success(); }},
       {"--depfile", [&](llvm::StringRef v) { opts.depfile = v.str(); return llvm::Error::success(); }},
@@ -134,6 +138,8 @@ llvm::Expected<Options> accy::driver::parseOptions(int argc, char **argv) {
       {"--namespace", [&](llvm::StringRef v) { opts.cppNamespace = v.str(); return llvm::Error::success(); }},
       {"--cache-dir", [&](llvm::StringRef v) { opts.cacheDir = v.str(); return llvm::Error::success(); }},
       {"--remote-cache", [&](llvm::StringRef v) { opts.remoteCache = v.str(); return llvm::Error::success(); }},
+      {"--time-trace", [&](llvm::StringRef v) { opts.timeTraceFile = v.str(); return llvm::Error::success(); }},
+      // clang-format on
       {"--target",
        [&](llvm::StringRef v) -> llvm::Error {
          opts.targets.clear();

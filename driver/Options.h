@@ -47,6 +47,8 @@ struct Options {
   std::vector<std::string> targets = {"host", "sm_90"};
   std::optional<StageId> compileTo, compileFrom;
   bool timing = false, stats = false, fingerprints = false;
+  /// `--time-trace FILE`: a Chrome trace of where the time went.
+  std::string timeTraceFile;
   bool snippets = true;
   bool verifyEach = false;
   DiagnosticsFormat format = DiagnosticsFormat::Text;

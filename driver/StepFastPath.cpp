@@ -34,10 +34,11 @@ __attribute__((constructor(101))) static void serveStepFromEntry(int argc,
     llvm::consumeError(options.takeError()); // main() reports it
     return;
   }
-  // What prints more than the step's files is left to the compiler.
+  // What prints or writes more than the step's files is left to the
+  // compiler.
   if (!hasStepEntries(*options->stage) || options->timing || options->stats ||
       options->fingerprints || options->compileTo || options->compileFrom ||
-      options->verifyEach)
+      options->verifyEach || !options->timeTraceFile.empty())
     return;
   if (runStepFromEntry(*options))
     _exit(0);

@@ -6,6 +6,7 @@
 
 #include "accy/Pipeline/BuildId.h"
 #include "accy/Pipeline/Registration.h"
+#include "accy/Support/TimeTrace.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -14,6 +15,7 @@
 
 #include "accy/Config.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 
@@ -82,6 +84,8 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
   context.printStackTraceOnDiagnostic(false);
 
+  if (!options->timeTraceFile.empty())
+    startTimeTrace();
   int exitCode = ExitUsage;
   switch (options->command) {
   case Command::Build:
@@ -99,6 +103,12 @@ int main(int argc, char **argv) {
   default:
     break;
   }
+  if (!options->timeTraceFile.empty())
+    if (llvm::Error err = finishTimeTrace(options->timeTraceFile)) {
+      llvm::errs() << "accyc: cannot write the time trace: "
+                   << llvm::toString(std::move(err)) << "\n";
+      exitCode = std::max(exitCode, int(ExitInternal));
+    }
   // A store that could not be written never fails the command.
   if (store)
     if (std::optional<std::string> warning = store->takeWarning())

@@ -19,10 +19,12 @@
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -254,7 +256,13 @@ llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&*machine);
+  // Each pass a span of the time trace, where this thread traces.
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::TimeProfilingPassesHandler passSpans;
+  if (llvm::timeTraceProfilerEnabled())
+    passSpans.registerCallbacks(callbacks);
+  llvm::PassBuilder builder(&*machine, llvm::PipelineTuningOptions(),
+                            std::nullopt, &callbacks);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

@@ -8,14 +8,33 @@
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/Stage.h"
 #include "accy/Support/CrashContainment.h"
+#include "accy/Support/TimeTrace.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/TimeProfiler.h"
 
 using namespace accy;
 using namespace mlir;
+
+namespace {
+/// A span of the time trace (TimeTrace.h) per pass, on the thread that
+/// runs it; nothing on a thread that does not trace.
+class PassTraceInstrumentation : public PassInstrumentation {
+  void runBeforePass(Pass *pass, Operation *) override {
+    if (!pass->getArgument().empty()) // not a nested pass manager
+      llvm::timeTraceProfilerBegin(pass->getArgument(), "");
+  }
+  void runAfterPass(Pass *pass, Operation *) override { end(pass); }
+  void runAfterPassFailed(Pass *pass, Operation *) override { end(pass); }
+  static void end(Pass *pass) {
+    if (!pass->getArgument().empty())
+      llvm::timeTraceProfilerEnd();
+  }
+};
+} // namespace
 
 PipelineRun::PipelineRun(MLIRContext *context, StageId stage,
                          const StageOptions &options)
@@ -24,6 +43,8 @@ PipelineRun::PipelineRun(MLIRContext *context, StageId stage,
                                                options.collectPassTimings)),
       verifyEachPass(options.verifyEachPass) {
   pm.addInstrumentation(std::unique_ptr<PassInstrumentation>(instrumentation));
+  if (isTimeTracing())
+    pm.addInstrumentation(std::make_unique<PassTraceInstrumentation>());
   pm.enableVerifier(verifyEachPass);
   buildStagePipeline(stage, pm, options);
 }

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/Support/TimeProfiler.h"
 
 #include <chrono>
 
@@ -36,6 +37,7 @@ SemanticResult accy::runSemanticStage(mlir::MLIRContext &context,
                                       std::optional<std::string> text,
                                       const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
+  llvm::TimeTraceScope scope("stage", "semantic");
   SemanticResult out;
   out.sources = std::make_unique<SourceManager>();
   StageRecord &record = out.record;

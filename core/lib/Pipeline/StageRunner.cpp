@@ -20,9 +20,11 @@
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Support/CrashContainment.h"
 #include "accy/Support/SharedWork.h"
+#include "accy/Support/TimeTrace.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -162,6 +164,7 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
                                  ProductCache *cache,
                                  const RunControl &control) {
   auto start = std::chrono::steady_clock::now();
+  llvm::TimeTraceScope stageScope("stage", stageName(stage));
   StageKernels out;
   StageRecord &record = out.record;
   record.stage = stage;
@@ -215,6 +218,8 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
     // Counted among the threads at work while it compiles, so the shared
     // code generation helpers take only idle cores.
     SharedWork::Busy busy;
+    TimeTraceThread traced;
+    llvm::TimeTraceScope scope(stageName(stage), job->record.kernel);
     PipelineRun *run = pool.acquire();
     OwningOpRef<ModuleOp> made = job->input.clone();
     if (failed(run->run(*made, job->inputVerified, sourceMap, job->failures,

@@ -21,6 +21,7 @@
 #include "accy/Stages/Target/Passes.h"
 #include "accy/Support/CrashContainment.h"
 #include "accy/Support/SharedWork.h"
+#include "accy/Support/TimeTrace.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,6 +32,7 @@
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/TimeProfiler.h"
 
 namespace accy::target {
 #define GEN_PASS_DEF_SERIALIZE
@@ -380,7 +382,13 @@ struct SerializePass
     std::vector<std::function<void()>> tasks;
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
-        tasks.push_back([&job, &piece] { generateCodeRecovering(job, piece); });
+        tasks.push_back([&job, &piece, index = tasks.size()] {
+          TimeTraceThread traced;
+          llvm::TimeTraceScope scope("codegen", [&] {
+            return job.name() + " piece " + std::to_string(index);
+          });
+          generateCodeRecovering(job, piece);
+        });
     runTasks(tasks);
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
@@ -389,7 +397,11 @@ struct SerializePass
     tasks.clear();
     for (CodegenJob &job : jobs)
       if (job.error.empty())
-        tasks.push_back([&job] { joinPiecesRecovering(job); });
+        tasks.push_back([&job] {
+          TimeTraceThread traced;
+          llvm::TimeTraceScope scope("join", job.name());
+          joinPiecesRecovering(job);
+        });
     runTasks(tasks);
 
     for (CodegenJob &job : jobs) {
