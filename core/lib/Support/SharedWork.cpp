@@ -1,6 +1,7 @@
 //===- SharedWork.cpp - Code generation shared by the compiling threads ---===//
 
 #include "accy/Support/SharedWork.h"
+#include "accy/Support/TimeTrace.h"
 
 #include "llvm/Support/Threading.h"
 
@@ -52,7 +53,12 @@ void SharedWork::runNext(std::unique_lock<std::mutex> &lock) {
   std::function<void()> task = std::move(queue.front());
   queue.pop_front();
   lock.unlock();
-  task();
+  {
+    // A helper records the task's spans where the process traces; the
+    // thread of a kernel records already.
+    TimeTraceThread traced;
+    task();
+  }
   lock.lock();
 }
 

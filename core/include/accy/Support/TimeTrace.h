@@ -5,10 +5,10 @@
 // profiler, with a span per stage, per kernel in each stage, per MLIR
 // pass, per piece of code generation and per LLVM pass, on the thread that
 // ran it (docs/internals.md, "Time traces"). LLVM's profiler records on
-// the threads that started it; a thread the compiler did not start itself
-// (the MLIR context's pool) starts it for each job it runs
-// (TimeTraceThread) and hands its record over when the job ends, so that
-// the trace holds the spans of threads that live on past it.
+// the threads that started it; a thread that lives on past the trace (the
+// MLIR context's pool, the SharedWork helpers) starts it for each job or
+// task it runs (TimeTraceThread) and hands its record over when that ends,
+// so that the trace holds the spans of every thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCY_SUPPORT_TIMETRACE_H

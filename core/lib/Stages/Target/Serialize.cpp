@@ -21,7 +21,6 @@
 #include "accy/Stages/Target/Passes.h"
 #include "accy/Support/CrashContainment.h"
 #include "accy/Support/SharedWork.h"
-#include "accy/Support/TimeTrace.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -382,10 +381,10 @@ struct SerializePass
     std::vector<std::function<void()>> tasks;
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
-        tasks.push_back([&job, &piece, index = tasks.size()] {
-          TimeTraceThread traced;
+        tasks.push_back([&job, &piece] {
           llvm::TimeTraceScope scope("codegen", [&] {
-            return job.name() + " piece " + std::to_string(index);
+            return job.name() + " piece " +
+                   std::to_string(&piece - job.pieces.data());
           });
           generateCodeRecovering(job, piece);
         });
@@ -398,7 +397,6 @@ struct SerializePass
     for (CodegenJob &job : jobs)
       if (job.error.empty())
         tasks.push_back([&job] {
-          TimeTraceThread traced;
           llvm::TimeTraceScope scope("join", job.name());
           joinPiecesRecovering(job);
         });

@@ -38,6 +38,9 @@ for kernel in ["scale", "rowmax"]:
     for t in targets:
         pieces = find("codegen", f"{kernel}.{t} piece ")
         assert pieces, f"no code generation span for {kernel} on {t}"
+        # Numbered within the target's module, from 0.
+        numbers = sorted(int(detail(p).rsplit(" ", 1)[1]) for p in pieces)
+        assert numbers == list(range(len(pieces))), (kernel, t, numbers)
         for p in pieces:
             assert target["ts"] <= p["ts"] <= target["ts"] + target["dur"], p
 
