@@ -11,6 +11,7 @@
 #include "Outputs.h"
 #include "Report.h"
 
+#include "accy/CodeGen/CodeGen.h"
 #include "accy/Pipeline/BuildId.h"
 #include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/Product.h"
@@ -25,6 +26,7 @@
 
 #include <array>
 #include <optional>
+#include <thread>
 
 using namespace accy;
 using namespace accy::driver;
@@ -102,6 +104,27 @@ static llvm::Error writeOutputs(mlir::MLIRContext &context,
       kernelModules(target).empty() ? nullptr : &embedding);
 }
 
+/// Makes the target machines code generation will lend to its threads,
+/// one per thread, on a thread of their own: the frontend and the stages
+/// before the target stage leave a core idle most of the time, where code
+/// generation would make them on its threads (about half a millisecond
+/// each; docs/internals.md, "Target machines").
+static void prepareTargetMachines(mlir::MLIRContext &context,
+                                  const Options &options) {
+  std::vector<const TargetProfile *> profiles;
+  for (const std::string &name : options.targets)
+    if (auto profile = lookupTargetProfile(name))
+      profiles.push_back(&*profile);
+    else
+      llvm::consumeError(profile.takeError()); // the compile reports it
+  unsigned threads = context.isMultithreadingEnabled()
+                         ? context.getThreadPool().getMaxConcurrency()
+                         : 1;
+  std::thread([profiles, threads] {
+    codegen::prepareTargetMachines(profiles, threads);
+  }).detach();
+}
+
 /// Builds `input`. The process ends after its last file (std::_Exit in
 /// main), so with `leaveToExit` the file's products are left to the exit,
 /// as the context is, instead of freeing thousands of ops one by one
@@ -139,6 +162,8 @@ static int buildOne(mlir::MLIRContext &context, const Options &options,
     }
   }
 
+  if (compileOptions.stopAfter == StageId::Target)
+    prepareTargetMachines(context, options);
   Compiler compiler(context, compileOptions);
   Compilation c;
   if (options.compileFrom) {

@@ -3,6 +3,7 @@
 #include "accy/CodeGen/CodeGen.h"
 
 #include "Linker.h"
+#include "TargetMachines.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -15,37 +16,17 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
-
-#include <mutex>
-
-extern "C" {
-void LLVMInitializeNVPTXTargetInfo();
-void LLVMInitializeNVPTXTarget();
-void LLVMInitializeNVPTXTargetMC();
-void LLVMInitializeNVPTXAsmPrinter();
-void LLVMInitializeAMDGPUTargetInfo();
-void LLVMInitializeAMDGPUTarget();
-void LLVMInitializeAMDGPUTargetMC();
-void LLVMInitializeAMDGPUAsmPrinter();
-void LLVMInitializeX86TargetInfo();
-void LLVMInitializeX86Target();
-void LLVMInitializeX86TargetMC();
-void LLVMInitializeX86AsmPrinter();
-}
 
 using namespace accy::codegen;
 using namespace accy;
@@ -54,122 +35,8 @@ using namespace accy;
 #define ACCY_LLVM_TOOLS_DIR ""
 #endif
 
-/// Lets speculative execution (in the NVPTX pipeline) hoist the cheap
-/// instructions of blocks with up to 20 that it cannot hoist; LLVM's default
-/// of 5 leaves every guarded store of a contraction's epilogue (a load, a
-/// call and the store's own instructions) as it was. The pass has no
-/// parameter for it, only this process-wide option; no other pipeline here
-/// runs the pass (the host's O3 adds it for divergent targets only). Set
-/// before the first NVPTX pipeline exists.
-static void raiseSpeculationLimit() {
-  llvm::cl::Option *option =
-      llvm::cl::getRegisteredOptions().lookup("spec-exec-max-not-hoisted");
-  if (option)
-    (void)option->addOccurrence(0, option->ArgStr, "20");
-}
-
-/// Registers the one LLVM backend `kind` needs: a build for sm_90 alone never
-/// pays for the AMDGPU and x86 backends' set-up. The caller holds
-/// registryMutex.
-static void registerBackend(TargetKind kind) {
-  switch (kind) {
-  case TargetKind::NVPTX:
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-    raiseSpeculationLimit();
-    return;
-  case TargetKind::AMDGPU:
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTarget();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUAsmPrinter();
-    return;
-  case TargetKind::Host:
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86Target();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmPrinter();
-    return;
-  }
-}
-
-/// The LLVM backend for `profile`, registered on first use. LLVM's target
-/// registry is a global list that registration prepends to without any
-/// synchronization, so registering two backends on two threads at once loses
-/// one of them (a server compiling two documents for different targets saw
-/// "No available targets"); one mutex orders every registration and lookup.
-static const llvm::Target *lookupBackend(const TargetProfile &profile,
-                                         std::string &error) {
-  static std::mutex registryMutex;
-  static bool registered[3] = {false, false, false};
-  std::lock_guard<std::mutex> lock(registryMutex);
-  bool &done = registered[static_cast<int>(profile.kind)];
-  if (!done) {
-    registerBackend(profile.kind);
-    done = true;
-  }
-  return llvm::TargetRegistry::lookupTarget(profile.triple.str(), error);
-}
-
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
-llvm::Expected<const llvm::Target &>
-accy::codegen::getBackend(const TargetProfile &profile) {
-  std::string error;
-  const llvm::Target *target = lookupBackend(profile, error);
-  if (!target)
-    return makeError("no LLVM backend for " + profile.triple + ": " + error);
-  return *target;
-}
-
-/// One fixed configuration per profile: the same options on every machine.
-static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(const TargetProfile &profile) {
-  llvm::Expected<const llvm::Target &> target = getBackend(profile);
-  if (!target)
-    return target.takeError();
-  llvm::TargetOptions options;
-  // IEEE semantics: no contraction of separate multiplies and adds.
-  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
-  std::optional<llvm::Reloc::Model> reloc;
-  if (profile.kind != TargetKind::NVPTX)
-    reloc = llvm::Reloc::PIC_;
-  // The GPU targets at Default. NVPTX: Aggressive only swaps two of its IR
-  // passes' EarlyCSE for GVN, which costs 8% of code generation and left the
-  // PTX of the 9 example kernels byte-identical. AMDGPU: Aggressive placed
-  // each guarded store of an epilogue out of line, reached by a branch and
-  // a branch back, 2% more instructions with the same registers and main
-  // loops (docs/internals.md, "The LLVM pipeline").
-  llvm::CodeGenOptLevel level = profile.kind == TargetKind::Host
-                                    ? llvm::CodeGenOptLevel::Aggressive
-                                    : llvm::CodeGenOptLevel::Default;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      profile.triple, profile.chip, profile.features, options, reloc,
-      std::nullopt, level));
-  if (!machine)
-    return makeError("cannot create a target machine for " + profile.name);
-  return machine;
-}
-
-/// This thread's target machine for `profile`. A target machine serves one
-/// module at a time but any number in turn, and making one costs more than
-/// optimizing a small kernel's module, so each compiling thread keeps one per
-/// profile for the life of the process.
-static llvm::Expected<llvm::TargetMachine &>
-getTargetMachine(const TargetProfile &profile) {
-  thread_local llvm::StringMap<std::unique_ptr<llvm::TargetMachine>> machines;
-  std::unique_ptr<llvm::TargetMachine> &slot = machines[profile.name];
-  if (!slot) {
-    auto machine = createTargetMachine(profile);
-    if (!machine)
-      return machine.takeError();
-    slot = std::move(*machine);
-  }
-  return *slot;
 }
 
 llvm::ArrayRef<llvm::StringRef> accy::codegen::getAllowedHostExternals() {
@@ -235,7 +102,7 @@ llvm::StringRef accy::codegen::getOptimizationPipeline(TargetKind kind) {
 
 llvm::Expected<std::string>
 accy::codegen::getDataLayout(const TargetProfile &profile) {
-  auto machine = getTargetMachine(profile);
+  LentMachine machine(profile);
   if (!machine)
     return machine.takeError();
   return machine->createDataLayout().getStringRepresentation();
@@ -243,7 +110,7 @@ accy::codegen::getDataLayout(const TargetProfile &profile) {
 
 llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
                                           const TargetProfile &profile) {
-  auto machine = getTargetMachine(profile);
+  LentMachine machine(profile);
   if (!machine)
     return machine.takeError();
   module.setTargetTriple(profile.triple);
@@ -374,7 +241,7 @@ private:
 static llvm::Expected<std::string> emitFile(llvm::Module &module,
                                             const TargetProfile &profile,
                                             llvm::CodeGenFileType type) {
-  auto machine = getTargetMachine(profile);
+  LentMachine machine(profile);
   if (!machine)
     return machine.takeError();
   module.setDataLayout(machine->createDataLayout());

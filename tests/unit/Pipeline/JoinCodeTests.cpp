@@ -118,3 +118,31 @@ TEST_CASE("pieces that define one name differently are linked instead",
   CHECK(countOf(joined, "add.rn.f32") == 1);
   CHECK(countOf(joined, "mul.rn.f32") == 1);
 }
+
+TEST_CASE("bitcode that links into invalid IR is an error, not code",
+          "[codegen]") {
+  // Code generation does not verify its module; linkBitcode does, as the
+  // bytes it links come from products on disk.
+  llvm::LLVMContext context;
+  llvm::Module module("invalid", context);
+  llvm::Type *f32 = llvm::Type::getFloatTy(context);
+  auto *function = llvm::Function::Create(
+      llvm::FunctionType::get(f32, {f32}, false),
+      llvm::Function::ExternalLinkage, "use_before_def", module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", function));
+  llvm::Value *one = llvm::ConstantFP::get(f32, 1.0);
+  auto *later =
+      llvm::cast<llvm::Instruction>(b.CreateFAdd(function->getArg(0), one));
+  b.CreateRet(later);
+  // A use before its definition: well formed bitcode, invalid IR.
+  auto *early = llvm::BinaryOperator::CreateFAdd(later, one, "early");
+  early->insertBefore(later);
+  std::string bitcode = codegen::writeBitcode(module);
+
+  llvm::LLVMContext linkContext;
+  auto linked = codegen::linkBitcode(linkContext, {bitcode}, "invalid");
+  REQUIRE(!linked);
+  CHECK_THAT(llvm::toString(linked.takeError()),
+             Catch::Contains("not valid LLVM IR") &&
+                 Catch::Contains("does not dominate"));
+}

@@ -29,6 +29,16 @@ namespace accy::codegen {
 /// The LLVM backend of `profile`, registered on first use (thread-safe).
 llvm::Expected<const llvm::Target &> getBackend(const TargetProfile &profile);
 
+/// Makes target machines for `profiles` ahead of their first use, until
+/// `count` of each wait unused: a thread with nothing else to do pays for
+/// them (each costs about half a millisecond) instead of code generation.
+void prepareTargetMachines(llvm::ArrayRef<const TargetProfile *> profiles,
+                           unsigned count);
+
+/// The target machines of `profile` that wait unused: code generation lends
+/// one to each module it works on and takes it back after.
+size_t countIdleTargetMachines(const TargetProfile &profile);
+
 /// External functions a host object may call: the C allocator and the
 /// memory intrinsics' library forms (docs/abi.md).
 llvm::ArrayRef<llvm::StringRef> getAllowedHostExternals();
