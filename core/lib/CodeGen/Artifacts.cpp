@@ -22,10 +22,6 @@ using namespace mlir;
 using namespace accy;
 using namespace accy::codegen;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 std::string Artifact::fileName(llvm::StringRef stem) const {
   llvm::Expected<const TargetProfile &> profile = lookupTargetProfile(target);
   llvm::StringRef extension = ".bin";
@@ -59,8 +55,8 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
     if (!profile)
       return profile.takeError();
     if (binary.getObjects().size() != 1)
-      return makeError("gpu.binary @" + binary.getName() +
-                       " must hold one object");
+      return llvm::createStringError("gpu.binary @" + binary.getName() +
+                                     " must hold one object");
     auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
     SmallVector<StringRef, 1> linkables;
     if (DictionaryAttr properties = object.getProperties())
@@ -74,7 +70,8 @@ llvm::Expected<std::vector<Compiled>> readCompiled(ModuleOp kernel) {
     auto object = host.getAs<StringAttr>("object");
     auto bitcode = host.getAs<StringAttr>("bitcode");
     if (!object || !bitcode)
-      return makeError("'" + kHostObjectAttr + "' lacks object or bitcode");
+      return llvm::createStringError("'" + kHostObjectAttr +
+                                     "' lacks object or bitcode");
     llvm::Expected<const TargetProfile &> profile = lookupTargetProfile("host");
     if (!profile)
       return profile.takeError();
@@ -130,18 +127,20 @@ accy::codegen::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
       for (const Compiled &c : *compiled)
         inputs.push_back({c.profile, {}, {}});
     } else if (compiled->size() != inputs.size()) {
-      return makeError("kernel '" + getKernelName(kernel) +
-                       "' was compiled for other targets than '" +
-                       getKernelName(kernels.front()) + "'");
+      return llvm::createStringError("kernel '" + getKernelName(kernel) +
+                                     "' was compiled for other targets than '" +
+                                     getKernelName(kernels.front()) + "'");
     }
     for (auto [slot, c] : llvm::zip(inputs, *compiled)) {
       if (slot.profile != c.profile)
-        return makeError("kernel '" + getKernelName(kernel) +
-                         "' was compiled for other targets than '" +
-                         getKernelName(kernels.front()) + "'");
+        return llvm::createStringError(
+            "kernel '" + getKernelName(kernel) +
+            "' was compiled for other targets than '" +
+            getKernelName(kernels.front()) + "'");
       if (c.linkables.empty())
-        return makeError("kernel '" + getKernelName(kernel) + "' has no " +
-                         c.profile->name + " code to link");
+        return llvm::createStringError("kernel '" + getKernelName(kernel) +
+                                       "' has no " + c.profile->name +
+                                       " code to link");
       llvm::append_range(slot.linkables, c.linkables);
       slot.artifacts.push_back(c.bytes);
     }
@@ -160,7 +159,7 @@ accy::codegen::linkFileArtifacts(llvm::ArrayRef<ModuleOp> kernels,
   std::vector<Artifact> artifacts;
   for (auto [input, file, error] : llvm::zip(inputs, bytes, errors)) {
     if (!error.empty())
-      return makeError(error);
+      return llvm::createStringError(error);
     artifacts.push_back({input.profile->name.str(),
                          input.profile->artifactKind(), std::move(file)});
   }
@@ -228,8 +227,9 @@ accy::codegen::readKernelSummary(ModuleOp kernel) {
   auto summary = kernel->getAttrOfType<choir::KernelSummaryAttr>(
       choir::kKernelSummaryAttrName);
   if (!summary)
-    return makeError("kernel module has no '" + choir::kKernelSummaryAttrName +
-                     "' #choir.kernel_summary");
+    return llvm::createStringError("kernel module has no '" +
+                                   choir::kKernelSummaryAttrName +
+                                   "' #choir.kernel_summary");
   KernelSummary result;
   for (auto pair : summary.getSymbols().getAsRange<DenseI64ArrayAttr>())
     result.symbols.push_back({pair[0], pair[1]});

@@ -35,10 +35,6 @@ using namespace accy;
 #define ACCY_LLVM_TOOLS_DIR ""
 #endif
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 llvm::ArrayRef<llvm::StringRef> accy::codegen::getAllowedHostExternals() {
   // The C allocator and the memory intrinsics' library forms; for f16
   // arithmetic only, which x86 promotes to f32, the conversions (libgcc >= 12
@@ -139,8 +135,9 @@ llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
   llvm::ModulePassManager passes;
   if (llvm::Error error = builder.parsePassPipeline(
           passes, getOptimizationPipeline(profile.kind)))
-    return makeError("the optimization pipeline for " + profile.name +
-                     " does not parse: " + llvm::toString(std::move(error)));
+    return llvm::createStringError(
+        "the optimization pipeline for " + profile.name +
+        " does not parse: " + llvm::toString(std::move(error)));
   passes.run(module, mam);
   return llvm::Error::success();
 }
@@ -159,8 +156,9 @@ llvm::Error accy::codegen::checkSelfContained(const llvm::Module &module,
   }
   if (missing.empty())
     return llvm::Error::success();
-  return makeError("code for " + profile.name +
-                   " calls functions that are not part of it: " + missing);
+  return llvm::createStringError(
+      "code for " + profile.name +
+      " calls functions that are not part of it: " + missing);
 }
 
 std::string accy::codegen::writeBitcode(const llvm::Module &module) {
@@ -187,16 +185,16 @@ accy::codegen::linkBitcode(llvm::LLVMContext &context,
       linked->setDataLayout((*module)->getDataLayout());
     }
     if (linker.linkInModule(std::move(*module)))
-      return makeError("cannot link the bitcode of " + name +
-                       " (duplicate symbol?)");
+      return llvm::createStringError("cannot link the bitcode of " + name +
+                                     " (duplicate symbol?)");
   }
   // Code generation does not verify what it compiles (emitFile): modules
   // made of stored bytes are verified here.
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*linked, &os))
-    return makeError("the linked bitcode of " + name +
-                     " is not valid LLVM IR: " + problems);
+    return llvm::createStringError("the linked bitcode of " + name +
+                                   " is not valid LLVM IR: " + problems);
   return linked;
 }
 
@@ -254,8 +252,8 @@ static llvm::Expected<std::string> emitFile(llvm::Module &module,
   // LLVM's own passes change it after that.
   if (machine->addPassesToEmitFile(passes, os, nullptr, type,
                                    /*DisableVerify=*/true))
-    return makeError("the " + profile.name +
-                     " backend cannot emit this kind of file");
+    return llvm::createStringError("the " + profile.name +
+                                   " backend cannot emit this kind of file");
   passes.run(module);
   return std::string(bytes.str());
 }
@@ -271,8 +269,9 @@ llvm::Expected<std::string> accy::codegen::findLinker() {
   for (llvm::StringRef name : {"ld.lld-19", "ld.lld"})
     if (auto path = llvm::sys::findProgramByName(name))
       return *path;
-  return makeError("ld.lld not found (install lld-19); it links AMDGPU code "
-                   "objects");
+  return llvm::createStringError(
+      "ld.lld not found (install lld-19); it links AMDGPU code "
+      "objects");
 }
 
 llvm::Expected<std::string>
@@ -293,16 +292,19 @@ accy::codegen::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
   for (auto [object, input] : llvm::zip(objects, inputs)) {
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile("accy-link", "o", input))
-      return makeError("cannot create a temporary file: " + ec.message());
+      return llvm::createStringError("cannot create a temporary file: " +
+                                     ec.message());
     std::error_code ec;
     llvm::raw_fd_ostream os(input, ec);
     if (ec)
-      return makeError("cannot write " + input + ": " + ec.message());
+      return llvm::createStringError("cannot write " + input + ": " +
+                                     ec.message());
     os << object;
   }
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("accy-link", "out", output))
-    return makeError("cannot create a temporary file: " + ec.message());
+    return llvm::createStringError("cannot create a temporary file: " +
+                                   ec.message());
   std::vector<llvm::StringRef> args{*linker};
   llvm::append_range(args, flags);
   args.push_back("-o");
@@ -313,11 +315,12 @@ accy::codegen::runLinker(llvm::ArrayRef<llvm::StringRef> flags,
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
                                      &message);
   if (rc != 0)
-    return makeError("ld.lld failed" + (message.empty() ? "" : ": " + message));
+    return llvm::createStringError("ld.lld failed" +
+                                   (message.empty() ? "" : ": " + message));
   auto buffer = llvm::MemoryBuffer::getFile(output);
   if (!buffer)
-    return makeError("cannot read what ld.lld wrote: " +
-                     buffer.getError().message());
+    return llvm::createStringError("cannot read what ld.lld wrote: " +
+                                   buffer.getError().message());
   return (*buffer)->getBuffer().str();
 }
 
@@ -349,9 +352,10 @@ static llvm::Error checkHostObject(llvm::StringRef bytes) {
   }
   if (missing.empty())
     return llvm::Error::success();
-  return makeError("the host object calls functions that are not part of "
-                   "it: " +
-                   missing);
+  return llvm::createStringError(
+      "the host object calls functions that are not part of "
+      "it: " +
+      missing);
 }
 
 /// The NVPTX backend numbers the call sequences it prints (`{ // callseq

@@ -36,10 +36,6 @@ constexpr StringLiteral kKernelsKey = "amdhsa.kernels";
 /// The note section's alignment, which its notes' fields are padded to.
 constexpr unsigned kNoteAlign = 4;
 
-Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message.str());
-}
-
 /// The metadata note's descriptor (the msgpack blob) of a kernel's object.
 /// It points into `object`.
 Expected<StringRef> readMetadata(StringRef object) {
@@ -63,16 +59,18 @@ Expected<StringRef> readMetadata(StringRef object) {
       // Another note would be lost when the section is replaced.
       if (*name != kNoteSection || note.getName() != kNoteOwner ||
           note.getType() != ELF::NT_AMDGPU_METADATA || found)
-        return makeError("an AMDGPU kernel object has a note other than one "
-                         "NT_AMDGPU_METADATA in " +
-                         kNoteSection);
+        return createStringError(
+            "an AMDGPU kernel object has a note other than one "
+            "NT_AMDGPU_METADATA in " +
+            kNoteSection);
       found = note.getDescAsStringRef(kNoteAlign);
     }
     if (error)
       return std::move(error);
   }
   if (!found)
-    return makeError("an AMDGPU kernel object has no NT_AMDGPU_METADATA note");
+    return createStringError(
+        "an AMDGPU kernel object has no NT_AMDGPU_METADATA note");
   return *found;
 }
 
@@ -96,8 +94,9 @@ Expected<std::string> mergedNoteSection(ArrayRef<StringRef> objects) {
     if (!blob)
       return blob.takeError();
     if (!document.readFromBlob(*blob, /*Multi=*/false, mergeMetadata))
-      return makeError("the AMDGPU kernels' metadata notes disagree (target "
-                       "or code object version)");
+      return createStringError(
+          "the AMDGPU kernels' metadata notes disagree (target "
+          "or code object version)");
   }
   std::string descriptor;
   document.writeToBlob(descriptor);

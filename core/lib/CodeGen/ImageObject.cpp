@@ -86,10 +86,6 @@ struct ObjectWriter {
 };
 } // namespace
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 static llvm::Expected<ObjectWriter>
 createObjectWriter(const TargetProfile &host, llvm::raw_pwrite_stream &os) {
   llvm::Expected<const llvm::Target &> target = getBackend(host);
@@ -105,7 +101,7 @@ createObjectWriter(const TargetProfile &host, llvm::raw_pwrite_stream &os) {
   w.subtarget.reset(target->createMCSubtargetInfo(host.triple, "", ""));
   w.instructions.reset(target->createMCInstrInfo());
   if (!w.registers || !w.asmInfo || !w.subtarget || !w.instructions)
-    return makeError("the host backend cannot write objects");
+    return llvm::createStringError("the host backend cannot write objects");
   w.context = std::make_unique<llvm::MCContext>(
       triple, w.asmInfo.get(), w.registers.get(), w.subtarget.get());
   w.fileInfo.reset(target->createMCObjectFileInfo(*w.context, /*PIC=*/true));
@@ -115,7 +111,7 @@ createObjectWriter(const TargetProfile &host, llvm::raw_pwrite_stream &os) {
   std::unique_ptr<llvm::MCCodeEmitter> emitter(
       target->createMCCodeEmitter(*w.instructions, *w.context));
   if (!backend || !emitter)
-    return makeError("the host backend cannot write objects");
+    return llvm::createStringError("the host backend cannot write objects");
   std::unique_ptr<llvm::MCObjectWriter> writer =
       backend->createObjectWriter(os);
   w.streamer.reset(target->createMCObjectStreamer(

@@ -93,16 +93,13 @@ static const llvm::Target *lookupBackend(const TargetProfile &profile,
   return llvm::TargetRegistry::lookupTarget(profile.triple.str(), error);
 }
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 llvm::Expected<const llvm::Target &>
 accy::codegen::getBackend(const TargetProfile &profile) {
   std::string error;
   const llvm::Target *target = lookupBackend(profile, error);
   if (!target)
-    return makeError("no LLVM backend for " + profile.triple + ": " + error);
+    return llvm::createStringError("no LLVM backend for " + profile.triple +
+                                   ": " + error);
   return *target;
 }
 
@@ -131,7 +128,8 @@ createTargetMachine(const TargetProfile &profile) {
       profile.triple, profile.chip, profile.features, options, reloc,
       std::nullopt, level));
   if (!machine)
-    return makeError("cannot create a target machine for " + profile.name);
+    return llvm::createStringError("cannot create a target machine for " +
+                                   profile.name);
   return machine;
 }
 

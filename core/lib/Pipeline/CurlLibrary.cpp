@@ -11,11 +11,6 @@ using namespace accy;
 /// The soname of libcurl's ABI 4, unchanged since curl 7.16 (2006).
 #define ACCY_LIBCURL_SONAME "libcurl.so.4"
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
-}
-
 /// Opens libcurl and resolves every entry point; the message says what is
 /// missing. Called once per process.
 static llvm::Expected<CurlLibrary> openCurlLibrary() {
@@ -24,9 +19,10 @@ static llvm::Expected<CurlLibrary> openCurlLibrary() {
       llvm::sys::DynamicLibrary::getPermanentLibrary(ACCY_LIBCURL_SONAME,
                                                      &error);
   if (!library.isValid())
-    return makeError("cannot load " ACCY_LIBCURL_SONAME
-                     " for the HTTP remote cache (install libcurl4): " +
-                     error);
+    return llvm::createStringError(
+        "cannot load " ACCY_LIBCURL_SONAME
+        " for the HTTP remote cache (install libcurl4): " +
+        error);
   CurlLibrary curl;
   std::string missing;
   auto resolve = [&](auto &entry, const char *name) {
@@ -46,10 +42,10 @@ static llvm::Expected<CurlLibrary> openCurlLibrary() {
   resolve(curl.slistAppend, "curl_slist_append");
   resolve(curl.slistFreeAll, "curl_slist_free_all");
   if (!missing.empty())
-    return makeError(ACCY_LIBCURL_SONAME " lacks " + missing);
+    return llvm::createStringError(ACCY_LIBCURL_SONAME " lacks " + missing);
   if (CURLcode code = curl.globalInit(CURL_GLOBAL_DEFAULT))
-    return makeError("libcurl cannot initialise: " +
-                     llvm::Twine(curl.easyStrerror(code)));
+    return llvm::createStringError("libcurl cannot initialise: " +
+                                   llvm::Twine(curl.easyStrerror(code)));
   return curl;
 }
 
@@ -66,6 +62,6 @@ llvm::Expected<const CurlLibrary &> accy::loadCurlLibrary() {
       error = llvm::toString(opened.takeError());
   });
   if (!library)
-    return makeError(error);
+    return llvm::createStringError(error);
   return *library;
 }

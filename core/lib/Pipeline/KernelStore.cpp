@@ -42,11 +42,6 @@ namespace path = llvm::sys::path;
 
 static constexpr llvm::StringLiteral kMagic = "accy-kernel-store";
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
-}
-
 bool accy::isStoredStage(StageId stage) {
   return stage == StageId::Memory || stage == StageId::Kernel ||
          stage == StageId::Target;
@@ -81,8 +76,9 @@ llvm::Expected<uint64_t> accy::parseStoreSize(llvm::StringRef text) {
   }
   uint64_t value;
   if (digits.empty() || digits.getAsInteger(10, value) || value == 0)
-    return makeError("cache size '" + text +
-                     "' is not a positive size such as 2G, 500M or 65536");
+    return llvm::createStringError(
+        "cache size '" + text +
+        "' is not a positive size such as 2G, 500M or 65536");
   return value * scale;
 }
 
@@ -131,8 +127,8 @@ KernelStoreConfig::remotesFromEnvironment() {
     return std::vector<RemoteBackendConfig>();
   auto remotes = parseRemoteCacheSpec(*spec);
   if (!remotes)
-    return makeError("ACCY_REMOTE_CACHE: " +
-                     llvm::toString(remotes.takeError()));
+    return llvm::createStringError("ACCY_REMOTE_CACHE: " +
+                                   llvm::toString(remotes.takeError()));
   return remotes;
 }
 
@@ -142,7 +138,8 @@ llvm::Expected<uint64_t> KernelStoreConfig::limitFromEnvironment() {
     return kDefaultLimitBytes;
   auto limit = parseStoreSize(*size);
   if (!limit)
-    return makeError("ACCY_CACHE_SIZE: " + llvm::toString(limit.takeError()));
+    return llvm::createStringError("ACCY_CACHE_SIZE: " +
+                                   llvm::toString(limit.takeError()));
   return *limit;
 }
 
@@ -641,7 +638,8 @@ llvm::Error KernelStore::clear(const KernelStoreConfig &config) {
     return llvm::Error::success();
   for (const FileInfo &file : listFiles(config))
     if (std::error_code ec = fs::remove(file.path))
-      return makeError("cannot remove " + file.path + ": " + ec.message());
+      return llvm::createStringError("cannot remove " + file.path + ": " +
+                                     ec.message());
   fs::remove(stepHitsPath(config.directory));
   updateCounters(config, [](KernelStoreCounters &c) { c = {}; });
   return llvm::Error::success();

@@ -19,10 +19,6 @@
 
 using namespace accy;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 namespace {
 struct RedisAddress {
   std::string host, socket, user, password;
@@ -203,8 +199,8 @@ static llvm::Expected<RedisAddress> parseAddress(llvm::StringRef url) {
   auto [scheme, rest] = url.split("://");
   takeCredentials(rest, address);
   auto bad = [&](const char *expected) {
-    return makeError("remote cache '" + redactUrl(url) + "': expected " +
-                     expected);
+    return llvm::createStringError("remote cache '" + redactUrl(url) +
+                                   "': expected " + expected);
   };
   if (scheme == "redis+unix") {
     auto [socket, query] = rest.split('?');

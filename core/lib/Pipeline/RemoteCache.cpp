@@ -8,10 +8,6 @@
 
 using namespace accy;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 RemoteCacheCounters &
 RemoteCacheCounters::operator+=(const RemoteCacheCounters &other) {
   hits += other.hits;
@@ -52,8 +48,9 @@ static llvm::Expected<unsigned> parseMilliseconds(llvm::StringRef name,
                                                   llvm::StringRef value) {
   unsigned ms;
   if (value.getAsInteger(10, ms) || ms == 0)
-    return makeError("remote cache attribute " + name + "=" + value +
-                     " is not a positive number of milliseconds");
+    return llvm::createStringError("remote cache attribute " + name + "=" +
+                                   value +
+                                   " is not a positive number of milliseconds");
   return ms;
 }
 
@@ -76,9 +73,10 @@ static llvm::Error applyAttribute(RemoteBackendConfig &config,
     (name == "ca-file" ? config.caFile : config.bearerTokenEnv) = value.str();
     return llvm::Error::success();
   }
-  return makeError("unknown remote cache attribute '" + name +
-                   "' (expected read-only, connect-timeout=MS, timeout=MS, "
-                   "ca-file=PATH or bearer-token-env=NAME)");
+  return llvm::createStringError(
+      "unknown remote cache attribute '" + name +
+      "' (expected read-only, connect-timeout=MS, timeout=MS, "
+      "ca-file=PATH or bearer-token-env=NAME)");
 }
 
 llvm::Expected<std::vector<RemoteBackendConfig>>
@@ -94,9 +92,10 @@ accy::parseRemoteCacheSpec(llvm::StringRef spec) {
     llvm::StringRef scheme = parts.front().split("://").first;
     if (!parts.front().contains("://") ||
         !llvm::is_contained({"http", "https", "redis", "redis+unix"}, scheme))
-      return makeError("remote cache '" + redactUrl(parts.front()) +
-                       "' is not an http://, https://, redis:// or "
-                       "redis+unix:// URL");
+      return llvm::createStringError(
+          "remote cache '" + redactUrl(parts.front()) +
+          "' is not an http://, https://, redis:// or "
+          "redis+unix:// URL");
     for (llvm::StringRef attribute : llvm::ArrayRef(parts).drop_front())
       if (llvm::Error err = applyAttribute(config, attribute))
         return std::move(err);
