@@ -33,10 +33,20 @@ constexpr int64_t kStoreLanes = 32;
 /// `r * side / runs`: the threads of a subgroup then read one run each
 /// from consecutive addresses of workgroup memory (128-bit reads without
 /// bank conflicts).
+int64_t microRun(int64_t micro) {
+  return micro % 4 == 0 ? 4 : micro % 2 == 0 ? 2 : 1;
+}
 Value microOffset(Ix &ix, Value coord, int64_t i, int64_t micro, int64_t side) {
-  int64_t run = micro % 4 == 0 ? 4 : micro % 2 == 0 ? 2 : 1;
-  int64_t runs = micro / run;
+  int64_t run = microRun(micro), runs = micro / run;
   return ix.add(ix.mul(coord, run), ix.c(i / run * (side / runs) + i % run));
+}
+
+/// The same for `i` known only at run time.
+Value microOffset(Ix &ix, Value coord, Value i, int64_t micro, int64_t side) {
+  int64_t run = microRun(micro), runs = micro / run;
+  Value inRun = run == 1 ? ix.c(0) : ix.rem(i, ix.c(run));
+  return ix.add(ix.mul(coord, run),
+                ix.add(ix.mul(ix.div(i, ix.c(run)), side / runs), inRun));
 }
 
 SmallVector<Value> microOffsets(Ix &ix, Value coord, int64_t micro,
@@ -371,32 +381,50 @@ FailureOr<Operation *> ContractionKernel::build() {
   // the micro-tiles, a warp's lanes wrote outputs four apart: 16 sectors a
   // request, a quarter of their bytes used.
   // Each output in bounds is stored, then the epilogues run at its point.
-  rw.create<gpu::BarrierOp>(loc);
+  // The rows are a loop, whose puts take row i's accumulators from a switch
+  // on i: unrolled, the TN epilogues came TM times over, and a fused
+  // activation made the kernel several times larger (and slower to
+  // compile) for the few instructions a row the loop costs.
   Value stage = block->view(ix, 0, stagingRows());
   int64_t lanes = std::min<int64_t>(bn, kStoreLanes), chunks = bn / lanes;
   Value lane = ix.rem(tid, ix.c(lanes));
   Value firstStagedRow = ix.mul(ix.div(tid, ix.c(lanes)), tn / chunks);
-  for (int64_t i = 0; i < tm; ++i) {
+  auto outputRows = rw.create<scf::ForOp>(loc, zero, ix.c(tm), ix.c(1));
+  OpBuilder::InsertionGuard rowsGuard(rw);
+  rw.setInsertionPointToStart(outputRows.getBody());
+  Ix in{rw, loc};
+  Value i = outputRows.getInductionVar();
+  // The puts wait until the K loop's tiles, or the previous row's values,
+  // are no longer read.
+  rw.create<gpu::BarrierOp>(loc);
+  SmallVector<int64_t> rowCases =
+      llvm::to_vector(llvm::seq<int64_t>(0, tm - 1));
+  auto puts = rw.create<scf::IndexSwitchOp>(loc, TypeRange(), i, rowCases,
+                                            rowCases.size());
+  for (int64_t r = 0; r < tm; ++r) {
+    // Row tm - 1 is the default case.
+    Region &region =
+        r + 1 < tm ? puts.getCaseRegions()[r] : puts.getDefaultRegion();
+    OpBuilder::InsertionGuard caseGuard(rw);
+    rw.setInsertionPointToStart(&region.emplaceBlock());
     for (auto [j, c] : llvm::enumerate(colOffsets))
-      rw.create<memref::StoreOp>(loc, part.getResult(i * tn + j), stage,
+      rw.create<memref::StoreOp>(loc, part.getResult(r * tn + j), stage,
                                  ValueRange{ty, c});
-    rw.create<gpu::BarrierOp>(loc);
-    for (int64_t q = 0; q < tn; ++q) {
-      Value stagedRow = ix.add(firstStagedRow, ix.c(q / chunks));
-      Value stagedCol = ix.add(lane, ix.c(q % chunks * lanes));
-      Value row = ix.add(m0, microOffset(ix, stagedRow, i, tm, bm));
-      Value col = ix.add(n0, stagedCol);
-      // Read before the check: within the staging rows whatever the
-      // bounds, and the check's block keeps only the epilogue's and the
-      // store's address arithmetic, which speculative execution then moves
-      // out of it (docs/internals.md, "The LLVM pipeline").
-      Value value = rw.create<memref::LoadOp>(loc, stage,
-                                              ValueRange{stagedRow, stagedCol});
-      block->storeOutput(ix, row, col, value, plan);
-    }
-    // The next row's puts wait until every thread took this row's values.
-    if (i + 1 < tm)
-      rw.create<gpu::BarrierOp>(loc);
+    rw.create<scf::YieldOp>(loc);
+  }
+  rw.create<gpu::BarrierOp>(loc);
+  for (int64_t q = 0; q < tn; ++q) {
+    Value stagedRow = in.add(firstStagedRow, in.c(q / chunks));
+    Value stagedCol = in.add(lane, in.c(q % chunks * lanes));
+    Value row = in.add(m0, microOffset(in, stagedRow, i, tm, bm));
+    Value col = in.add(n0, stagedCol);
+    // Read before the check: within the staging rows whatever the
+    // bounds, and the check's block keeps only the epilogue's and the
+    // store's address arithmetic, which speculative execution then moves
+    // out of it (docs/internals.md, "The LLVM pipeline").
+    Value value =
+        rw.create<memref::LoadOp>(loc, stage, ValueRange{stagedRow, stagedCol});
+    block->storeOutput(in, row, col, value, plan);
   }
   return launch.getOperation();
 }
