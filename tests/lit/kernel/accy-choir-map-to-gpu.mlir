@@ -9,8 +9,9 @@
 // tiles are staged K-major, 8 x (128 + 4), between barriers; the next
 // tile's elements are loaded before the loop over the 8 steps, K clamped
 // only when the next tile is not whole; each step reads 8 values of each
-// tile and does 64 fused multiply-adds. A partial K tile takes a loop to K;
-// each output is stored under its own bounds check. The zero fill becomes
+// tile and does 64 fused multiply-adds. The tiles are one loop: its steps
+// go to min(8, K - k0), so that a partial last tile is no copy of the
+// steps; each output is stored under its own bounds check. The zero fill becomes
 // the accumulators' start.
 
 module {
@@ -41,7 +42,7 @@ module {
 // CHECK:           %[[FIRST:.+]]:8 = scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-COUNT-4:     memref.load %[[A]]
 // CHECK-COUNT-4:     memref.load %[[B]]
-// CHECK:           %[[WHOLE:.+]]:72 = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8{{.*}} iter_args(%{{.+}} = %[[ZERO]], {{.*}} = %[[FIRST]]#7) -> ({{(f32, ){71}f32}})
+// CHECK:           %[[TILES:.+]]:72 = scf.for %[[K0:.+]] = %{{.+}} to %[[K:.+]] step %c8{{.*}} iter_args(%{{.+}} = %[[ZERO]], {{.*}} = %[[FIRST]]#7) -> ({{(f32, ){71}f32}})
 // CHECK-COUNT-4:     memref.store %{{.+}}, %[[AT]]
 // CHECK-COUNT-4:     memref.store %{{.+}}, %[[BT]]
 // CHECK:             gpu.barrier
@@ -53,7 +54,9 @@ module {
 // CHECK-COUNT-3:       memref.load %[[B]][%{{.+}}, %[[COL]]]
 // CHECK:             } else {
 // CHECK-COUNT-4:       arith.minui
-// CHECK:             %[[STEPS:.+]]:64 = scf.for %[[KK:.+]] = %{{.+}} to %c8{{.*}} step %c1{{.*}} iter_args({{.*}}) -> ({{(f32, ){63}f32}})
+// CHECK:             %[[LEFT:.+]] = arith.subi %[[K]], %[[K0]]
+// CHECK:             %[[COUNT:.+]] = arith.minui %c8{{.*}}, %[[LEFT]]
+// CHECK:             %[[STEPS:.+]]:64 = scf.for %[[KK:.+]] = %{{.+}} to %[[COUNT]] step %c1{{.*}} iter_args({{.*}}) -> ({{(f32, ){63}f32}})
 // CHECK-COUNT-8:       memref.load %[[AT]][%[[KK]]
 // CHECK-COUNT-8:       memref.load %[[BT]][%[[KK]]
 // CHECK-COUNT-64:      arith.mulf {{.*}} fastmath<contract>
@@ -62,12 +65,7 @@ module {
 // CHECK-NEXT:        }
 // CHECK-NEXT:        gpu.barrier
 // CHECK-NEXT:        scf.yield %[[STEPS]]#0,
-// CHECK:           %[[PART:.+]]:64 = scf.if %{{.+}} -> ({{(f32, ){63}f32}})
-// CHECK-COUNT-4:     memref.store %[[WHOLE]]#{{[0-9]+}}, %[[AT]]
-// CHECK:             gpu.barrier
-// CHECK:             scf.for {{.*}} -> ({{(f32, ){63}f32}})
-// CHECK-COUNT-8:       memref.load %[[AT]]
-// CHECK-COUNT-8:       memref.load %[[BT]]
+// CHECK-NOT:       scf.for {{.*}} -> ({{(f32, ){63}f32}})
 // The outputs go through the staging rows, in the bytes of the operand
 // tiles once every thread is past them, a row of the micro-tiles at a
 // time: a loop over the eight rows, each a barrier, the row's eight puts
@@ -78,11 +76,11 @@ module {
 // CHECK-NEXT:          gpu.barrier
 // CHECK-NEXT:          scf.index_switch %[[ROW]]
 // CHECK-NEXT:          case 0 {
-// CHECK-COUNT-8:         memref.store %[[PART]]#{{[0-7]}}, %[[ST]][
+// CHECK-COUNT-8:         memref.store %[[TILES]]#{{[0-7]}}, %[[ST]][
 // CHECK:               case 6 {
-// CHECK-COUNT-8:         memref.store %[[PART]]#{{(4[89]|5[0-5])}}, %[[ST]][
+// CHECK-COUNT-8:         memref.store %[[TILES]]#{{(4[89]|5[0-5])}}, %[[ST]][
 // CHECK:               default {
-// CHECK-COUNT-8:         memref.store %[[PART]]#{{(5[6-9]|6[0-3])}}, %[[ST]][
+// CHECK-COUNT-8:         memref.store %[[TILES]]#{{(5[6-9]|6[0-3])}}, %[[ST]][
 // CHECK:               gpu.barrier
 // CHECK:               %[[STAGED:.+]] = memref.load %[[ST]]
 // CHECK:               scf.if
@@ -136,20 +134,21 @@ module {
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %[[GRID]], {{.*}}) threads({{.*}}) in (%{{.+}} = %c16{{.*}}, %{{.+}} = %c16{{.*}}, %{{.+}} = %c1{{.*}}) workgroup(%[[WG:.+]] : memref<2304xi8, #gpu.address_space<workgroup>>)
 // CHECK:           %[[AT:.+]] = memref.view %[[WG]][%c0{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<8x36xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[BT:.+]] = memref.view %[[WG]][%c1152{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<8x36xf32, #gpu.address_space<workgroup>>
-// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32)
-// CHECK:             scf.for %[[KK:.+]] = %{{.+}} to %c8{{.*}} step %c1{{.*}} -> (f32, f32, f32, f32)
+// CHECK:           %[[BTILES:.+]]:6 = scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32)
+// CHECK:             %[[COUNT:.+]] = arith.minui %c8{{.*}}, %{{.+}}
+// CHECK:             scf.for %[[KK:.+]] = %{{.+}} to %[[COUNT]] step %c1{{.*}} -> (f32, f32, f32, f32)
 // CHECK-COUNT-2:       memref.load %[[AT]][%[[KK]]
 // CHECK-COUNT-2:       memref.load %[[BT]][%[[KK]]
 // CHECK-COUNT-4:       arith.mulf
 // CHECK-NOT:           arith.mulf
 // CHECK:               scf.yield
-// CHECK:           %[[PART:.+]]:4 = scf.if %{{.+}} -> (f32, f32, f32, f32)
+// CHECK-NOT:         scf.for
 // CHECK:             %[[ST:.+]] = memref.view %[[WG]][%c0{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<16x33xf32, #gpu.address_space<workgroup>>
 // CHECK:             scf.index_switch
 // CHECK-NEXT:        case 0 {
-// CHECK-COUNT-2:       memref.store %[[PART]]#{{[01]}}, %[[ST]]
+// CHECK-COUNT-2:       memref.store %[[BTILES]]#{{[01]}}, %[[ST]]
 // CHECK:             default {
-// CHECK-COUNT-2:       memref.store %[[PART]]#{{[23]}}, %[[ST]]
+// CHECK-COUNT-2:       memref.store %[[BTILES]]#{{[23]}}, %[[ST]]
 // CHECK:             gpu.barrier
 // CHECK:             %[[STAGED:.+]] = memref.load %[[ST]]
 // CHECK:             scf.if
@@ -187,7 +186,7 @@ module {
 // CHECK-LABEL: func.func @bmm_kept__sm_90(
 // CHECK-SAME:    %[[A:[^:]+]]: memref<2x40x20xf32>, %[[B:[^:]+]]: memref<2x20x36xf32>, %[[MM:[^:]+]]: memref<2x40x36xf32> {accy.result = 0 : i64}, %[[RELU:[^:]+]]: memref<2x40x36xf32> {accy.result = 1 : i64}
 // CHECK:           gpu.launch
-// CHECK:           %[[PART:.+]]:4 = scf.if %{{.+}} -> (f32, f32, f32, f32)
+// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32)
 // CHECK:               %[[STAGED:.+]] = memref.load {{.+}} : memref<16x33xf32
 // CHECK:               memref.store %[[STAGED]], %[[MM]]
 // CHECK-NOT:       gpu.terminator
