@@ -27,15 +27,17 @@ namespace {
 /// warp's request on NVIDIA, half a wavefront's on AMD.
 constexpr int64_t kStoreLanes = 32;
 
+/// How many of a thread's `micro` rows or columns lie next to each other.
+int64_t microRun(int64_t micro) {
+  return micro % 4 == 0 ? 4 : micro % 2 == 0 ? 2 : 1;
+}
+
 /// The offset in its block's tile (of side `side`) of the i-th of the
 /// `micro` rows or columns of the thread at `coord` along that side. They
 /// come in runs of up to four consecutive ones, run r of every thread at
 /// `r * side / runs`: the threads of a subgroup then read one run each
 /// from consecutive addresses of workgroup memory (128-bit reads without
 /// bank conflicts).
-int64_t microRun(int64_t micro) {
-  return micro % 4 == 0 ? 4 : micro % 2 == 0 ? 2 : 1;
-}
 Value microOffset(Ix &ix, Value coord, int64_t i, int64_t micro, int64_t side) {
   int64_t run = microRun(micro), runs = micro / run;
   return ix.add(ix.mul(coord, run), ix.c(i / run * (side / runs) + i % run));
