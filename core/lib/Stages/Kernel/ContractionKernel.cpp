@@ -332,6 +332,9 @@ FailureOr<Operation *> ContractionKernel::build() {
   // partial tile repeated the TM x TN payloads of a step (9% of a fused
   // contraction's PTX).
   Value kWhole = ix.mul(ix.div(kSize, ix.c(bk)), bk);
+  // A static K that BK divides has whole tiles only.
+  int64_t staticK = op.getStaticLoopRanges()[k];
+  bool wholeTilesOnly = !ShapedType::isDynamic(staticK) && staticK % bk == 0;
   SmallVector<Value> carried(init);
   llvm::append_range(carried, first);
   auto tiles = rw.create<scf::ForOp>(loc, zero, kSize, ix.c(bk), carried);
@@ -350,12 +353,9 @@ FailureOr<Operation *> ContractionKernel::build() {
         [&] { return fetchBoth(kNext, kLast); });
     // The BK steps stay a loop: unrolled, they made the kernel stage's IR
     // (and every product after it) several times larger, for a choice
-    // LLVM's unroller makes as well. A static K that BK divides has whole
-    // tiles only.
-    int64_t staticK = op.getStaticLoopRanges()[k];
-    Value steps = !ShapedType::isDynamic(staticK) && staticK % bk == 0
-                      ? in.c(bk)
-                      : in.minU(in.c(bk), in.sub(kSize, k0));
+    // LLVM's unroller makes as well.
+    Value steps =
+        wholeTilesOnly ? in.c(bk) : in.minU(in.c(bk), in.sub(kSize, k0));
     SmallVector<Value> accs =
         stepLoop(k0, steps, iterArgs.take_front(accCount));
     rw.create<gpu::BarrierOp>(loc);
