@@ -270,8 +270,7 @@ llvm::Expected<std::string> accy::codegen::findLinker() {
     if (auto path = llvm::sys::findProgramByName(name))
       return *path;
   return llvm::createStringError(
-      "ld.lld not found (install lld-19); it links AMDGPU code "
-      "objects");
+      "ld.lld not found (install lld-19); it links AMDGPU code objects");
 }
 
 llvm::Expected<std::string>
@@ -353,9 +352,7 @@ static llvm::Error checkHostObject(llvm::StringRef bytes) {
   if (missing.empty())
     return llvm::Error::success();
   return llvm::createStringError(
-      "the host object calls functions that are not part of "
-      "it: " +
-      missing);
+      "the host object calls functions that are not part of it: " + missing);
 }
 
 /// The NVPTX backend numbers the call sequences it prints (`{ // callseq
