@@ -13,7 +13,6 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -44,16 +43,14 @@ void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
   // Every dialect and extension a stage pipeline depends on is registered
   // here, up front: a pipeline whose dependencies the context lacks adds
   // them to its registry on every run, from every thread compiling a kernel
-  // at once (MLIR 19's PassManager::run), and those additions race. DLTI is
-  // gpu-kernel-outlining's.
-  registry
-      .insert<affine::AffineDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
-              bufferization::BufferizationDialect, cf::ControlFlowDialect,
-              DLTIDialect, func::FuncDialect, gpu::GPUDialect,
-              index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
-              math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
-              NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
-              tensor::TensorDialect, vector::VectorDialect>();
+  // at once (MLIR 19's PassManager::run), and those additions race.
+  registry.insert<affine::AffineDialect, amdgpu::AMDGPUDialect,
+                  arith::ArithDialect, bufferization::BufferizationDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
+                  math::MathDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
+                  NVVM::NVVMDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect>();
 
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

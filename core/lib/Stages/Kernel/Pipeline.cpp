@@ -4,7 +4,6 @@
 
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -34,7 +33,7 @@ void accy::kernel::buildKernelPipeline(OpPassManager &pm,
   // Constants, dims and scalars derived from them are recomputed in the
   // kernels rather than passed.
   pm.addPass(createSinkIntoLaunches());
-  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createOutlineKernels());
   pm.addPass(createGroupKernels());
   // The host version (nested builtin.module @host): plain loops, scans with
   // a carry.
