@@ -225,7 +225,7 @@ module {
 
 // CHECK-LABEL: func.func @ew__sm_90(
 // CHECK-SAME:    accy.launches = [{dispatch = 0 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "elementwise"}, {dispatch = 1 : i64, launch = #choir.launch<{{[^>]*}}>, schedule = "thread_reduction"}]
-// CHECK:         %[[B:.+]] = arith.muli %{{.+}}, %c256 : index
+// CHECK:         %[[B:.+]] = arith.muli %{{.+}}, %c256{{(_[0-9]+)?}} : index
 // CHECK:         scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%[[B]]) {
 // CHECK:           scf.parallel (%{{.+}}) = (%{{.+}}) to (%[[B]]) step (%{{.+}}) {
 // CHECK:             math.absf

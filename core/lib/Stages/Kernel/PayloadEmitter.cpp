@@ -12,6 +12,39 @@ using namespace mlir;
 
 namespace accy::kernel {
 
+/// The block whose leading index constants the code at `block` shares:
+/// the entry block of the launch body or function around it.
+static Block *constantsBlock(Block *block) {
+  for (Region *region = block ? block->getParent() : nullptr; region;
+       region = region->getParentRegion()) {
+    Operation *owner = region->getParentOp();
+    if (isa<gpu::LaunchOp>(owner) ||
+        owner->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return &region->front();
+  }
+  return nullptr;
+}
+
+Value Ix::c(int64_t v) {
+  Block *shared = constantsBlock(b.getInsertionBlock());
+  if (!shared)
+    return b.create<arith::ConstantIndexOp>(loc, v);
+  // The constants at the block's start, where they come before the
+  // insertion point (which may lie in that block too).
+  Block::iterator end =
+      b.getInsertionBlock() == shared ? b.getInsertionPoint() : shared->end();
+  for (Operation &op : llvm::make_range(shared->begin(), end)) {
+    auto constant = dyn_cast<arith::ConstantIndexOp>(op);
+    if (!constant)
+      break;
+    if (constant.value() == v)
+      return constant;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(shared);
+  return b.create<arith::ConstantIndexOp>(loc, v);
+}
+
 SmallVector<Value> select(ArrayRef<Value> values, ArrayRef<unsigned> dims) {
   SmallVector<Value> result;
   for (unsigned d : dims)

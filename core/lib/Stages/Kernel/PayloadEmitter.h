@@ -25,9 +25,12 @@ struct Ix {
   mlir::OpBuilder &b;
   mlir::Location loc;
 
-  mlir::Value c(int64_t v) {
-    return b.create<mlir::arith::ConstantIndexOp>(loc, v);
-  }
+  /// The index constant `v`, made once per kernel body or function (at the
+  /// start of the entry block of the launch body or function around the
+  /// insertion point): the builders ask for the same few constants at
+  /// every element of an unrolled row cache or register tile, a quarter of
+  /// the ops they made, which canonicalization then merged.
+  mlir::Value c(int64_t v);
   mlir::Value add(mlir::Value x, mlir::Value y) {
     return b.create<mlir::arith::AddIOp>(loc, x, y);
   }
