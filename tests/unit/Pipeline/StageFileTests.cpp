@@ -4,6 +4,7 @@
 
 #include "PipelineTestUtil.h"
 
+#include "accy/Dialect/Choir/IR/ChoirAttrs.h"
 #include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/StageFile.h"
@@ -333,4 +334,40 @@ TEST_CASE("a stage file read unverified: its kernel is verified before a "
   CHECK(failures.front().kind == FailureKind::Verifier);
   CHECK(failures.front().pass.empty()); // before the stage's first pass
   CHECK(failures.front().op == "builtin.unrealized_conversion_cast");
+}
+
+TEST_CASE("choir attributes survive bytecode into another context",
+          "[stagefile]") {
+  // The kernel stage's product carries the memory plan, the dispatch plans
+  // and the kernel summary, choir attributes the dialect writes as their
+  // text (ChoirBytecode.cpp) and reads back by parsing it.
+  TempDir dir;
+  auto context = makeContext();
+  Compiler compiler(*context, defaultOptions(StageId::Kernel));
+  Compilation c = compiler.compileBuffer(
+      "/virtual/k.accy",
+      "kernel k(x: f32[N, D]) -> f32[N, D] { return softmax(x, axis=1); }");
+  REQUIRE(c.succeeded());
+  mlir::ModuleOp product = c.product(StageId::Kernel);
+  mlir::ModuleOp kernel = kernelModules(product).front();
+  REQUIRE(kernel->hasAttr(choir::kMemoryPlanAttrName));
+  REQUIRE(kernel->hasAttr(choir::kKernelSummaryAttrName));
+  std::string bytes = stageFileBytes(product);
+  std::string path = dir.file("k.kernel.mlirbc");
+  REQUIRE(written(writeFileIfChanged(path, bytes)));
+
+  // A fresh context has printed none of them: it parses every one.
+  auto other = makeContext();
+  auto read = readProductFile(*other, path);
+  REQUIRE(static_cast<bool>(read));
+  mlir::ModuleOp readKernel = kernelModules(**read).front();
+  for (llvm::StringRef name :
+       {choir::kMemoryPlanAttrName, choir::kKernelSummaryAttrName}) {
+    CAPTURE(name);
+    std::string written, parsed;
+    llvm::raw_string_ostream(written) << kernel->getAttr(name);
+    llvm::raw_string_ostream(parsed) << readKernel->getAttr(name);
+    CHECK(parsed == written);
+  }
+  CHECK(stageFileBytes(**read) == bytes);
 }

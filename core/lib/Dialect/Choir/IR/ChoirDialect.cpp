@@ -2,6 +2,8 @@
 
 #include "accy/Dialect/Choir/IR/Choir.h"
 
+#include "ChoirBytecode.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -26,6 +28,7 @@ void ChoirDialect::initialize() {
 #define GET_OP_LIST
 #include "accy/Dialect/Choir/IR/ChoirOps.cpp.inc"
       >();
+  addBytecodeInterface(*this);
 }
 
 Operation *ChoirDialect::materializeConstant(OpBuilder &builder,
