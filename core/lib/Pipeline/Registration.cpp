@@ -5,6 +5,7 @@
 #include "GPUBytecode.h"
 
 #include "accy/Dialect/Choir/IR/Choir.h"
+#include "accy/Transforms/Canonicalize.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -63,6 +64,8 @@ void accy::registerAccyDialects(mlir::DialectRegistry &registry) {
 
   // Kernel objects as bytecode, not text, in stage files and the store.
   registerGPUBytecodeInterface(registry);
+  // One set of canonicalization patterns for every canonicalize pass.
+  registerCanonicalizePatternCache(registry);
 
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);

@@ -2,6 +2,8 @@
 
 #include "accy/Stages/Dispatch/Passes.h"
 
+#include "accy/Transforms/Canonicalize.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -14,7 +16,7 @@ void accy::dispatch::buildDispatchPipeline(
   // Canonicalize before the roots are marked: linalg canonicalizations
   // rebuild ops and would drop the dispatch attributes afterwards.
   pm.addPass(createDropUnitDims());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(accy::createCanonicalizePass());
   pm.addPass(createCSEPass());
   pm.addPass(createFormDispatches(
       FormDispatchesOptions{options.maxRecomputeOps}));

@@ -2,6 +2,8 @@
 
 #include "accy/Stages/Kernel/Passes.h"
 
+#include "accy/Transforms/Canonicalize.h"
+
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -29,7 +31,7 @@ void accy::kernel::buildKernelPipeline(OpPassManager &pm,
   // (docs/internals.md, "Rewrites on their roots").
   GreedyRewriteConfig oneSweep;
   oneSweep.maxIterations = 1;
-  pm.addPass(createCanonicalizerPass(oneSweep));
+  pm.addPass(accy::createCanonicalizePass(oneSweep));
   // Constants, dims and scalars derived from them are recomputed in the
   // kernels rather than passed.
   pm.addPass(createSinkIntoLaunches());
@@ -44,8 +46,8 @@ void accy::kernel::buildKernelPipeline(OpPassManager &pm,
   // canonicalized before outlining, and a second run over them changed no
   // PTX, HSACO or host object of the examples, the bench kernels or the
   // e2e kernels (it was a fifth of this stage's time for classifier.accy).
-  pm.nest<ModuleOp>().addPass(createCanonicalizerPass());
-  pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
+  pm.nest<ModuleOp>().addPass(accy::createCanonicalizePass());
+  pm.nest<func::FuncOp>().addPass(accy::createCanonicalizePass());
   pm.addPass(createCSEPass());
 }
 

@@ -2,6 +2,8 @@
 
 #include "accy/Stages/Tensor/Passes.h"
 
+#include "accy/Transforms/Canonicalize.h"
+
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -23,7 +25,7 @@ void accy::tensorstage::buildTensorPipeline(
   pm.addPass(createChoirReductionLower());
   pm.addPass(createChoirElementwiseLower());
   // Sizes read from intermediate results become sizes of the arguments.
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(accy::createCanonicalizePass());
   pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
   pm.addPass(createCSEPass());
   pm.addPass(createChoirDestinationStyle());
