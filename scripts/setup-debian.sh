@@ -27,6 +27,9 @@ packages=(
   # cpack's Debian package names its dependencies with dpkg-shlibdeps; the
   # man page test renders the pages with groff (tests/install).
   dpkg-dev groff-base
+  # The instruction counts of bench/compile_time/compare --instructions
+  # (tests/bench).
+  valgrind
   # The kernel store's remote caches (libcurl, hiredis) and the servers
   # their tests start on loopback (tests/remote).
   libcurl4-openssl-dev libhiredis-dev nginx-core redis-server

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """bench/compile_time/compare, checked both ways: a compiler against itself
-gives byte-identical artifacts and ratios near 1, and a compiler whose PTX
-differs by one byte is caught, named, and fails the command; that PTX's
-entries, through ptxas where it is at hand, are reported the same.
+gives byte-identical artifacts and ratios near 1 (of times, and of the
+instructions callgrind counts), and a compiler whose PTX differs by one
+byte is caught, named, and fails the command; that PTX's entries, through
+ptxas where it is at hand, are reported the same.
 
 Usage: compare_check.py COMPARE ACCYC WORKDIR
 """
@@ -56,6 +57,21 @@ def main():
     if not total:
         failures.append(f"against itself: no total row\n{same.stdout}")
 
+    # Instructions: the same compiler counts the same to within 1%, on a
+    # small file (callgrind runs a build some 50 times slower).
+    tiny = os.path.join(work, "tiny.accy")
+    with open(tiny, "w") as f:
+        f.write("kernel tiny(x: f32[N]) -> f32[N] { return x * 2.0; }\n")
+    counted = run([compare, accyc, accyc, "--rounds", "0", "--instructions",
+                   "--file", tiny])
+    row = re.search(r"^total\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$",
+                    counted.stdout, re.M)
+    if counted.returncode != 0 or not row:
+        failures.append(f"instructions: exit {counted.returncode}, no total row\n"
+                        f"{counted.stdout}{counted.stderr}")
+    elif float(row.group(1)) < 1 or not 0.99 <= float(row.group(3)) <= 1.01:
+        failures.append(f"instructions: against itself not ~1.000\n{counted.stdout}")
+
     # A compiler whose PTX has one more byte: accyc, then a byte appended.
     changed = os.path.join(work, "accyc-changed")
     with open(changed, "w") as f:
@@ -79,7 +95,8 @@ exit 0
         print("FAIL:", failure)
     if failures:
         sys.exit(1)
-    print("compare: identical compilers agree, a changed PTX is named")
+    print("compare: identical compilers agree (times, instructions), a changed "
+          "PTX is named")
 
 
 if __name__ == "__main__":
