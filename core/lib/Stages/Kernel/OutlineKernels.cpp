@@ -45,6 +45,15 @@ DenseI32ArrayAttr knownDims(gpu::KernelDim3 dims) {
   return DenseI32ArrayAttr::get(dims.x.getContext(), sizes);
 }
 
+/// Appends `IndexOp` in the x, y and z dimensions.
+template <typename IndexOp>
+void appendIndices(OpBuilder &builder, Location loc,
+                   SmallVectorImpl<Value> &indices) {
+  for (gpu::Dimension dim :
+       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+    indices.push_back(builder.create<IndexOp>(loc, dim));
+}
+
 /// The kernel upstream's outlineKernelFunc makes of `launch` (its
 /// arguments the values the body uses from above, in `operands`; the
 /// launch's indices and sizes gpu ops at its start; its attributions the
@@ -72,18 +81,10 @@ gpu::GPUFuncOp moveIntoKernel(gpu::LaunchOp launch, StringRef name,
   Block &launchEntry = body.front();
   builder.setInsertionPointToStart(&entry);
   SmallVector<Value, 12> indices;
-  for (gpu::Dimension dim :
-       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-    indices.push_back(builder.create<gpu::BlockIdOp>(launch.getLoc(), dim));
-  for (gpu::Dimension dim :
-       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-    indices.push_back(builder.create<gpu::ThreadIdOp>(launch.getLoc(), dim));
-  for (gpu::Dimension dim :
-       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-    indices.push_back(builder.create<gpu::GridDimOp>(launch.getLoc(), dim));
-  for (gpu::Dimension dim :
-       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-    indices.push_back(builder.create<gpu::BlockDimOp>(launch.getLoc(), dim));
+  appendIndices<gpu::BlockIdOp>(builder, launch.getLoc(), indices);
+  appendIndices<gpu::ThreadIdOp>(builder, launch.getLoc(), indices);
+  appendIndices<gpu::GridDimOp>(builder, launch.getLoc(), indices);
+  appendIndices<gpu::BlockDimOp>(builder, launch.getLoc(), indices);
   for (auto [argument, index] : llvm::zip(
            launchEntry.getArguments().take_front(indices.size()), indices))
     argument.replaceAllUsesWith(index);
