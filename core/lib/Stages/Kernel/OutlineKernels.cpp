@@ -135,21 +135,21 @@ struct OutlineKernelsPass
   /// gpu.module of that name (renamed on a clash) at `insertPoint`.
   LogicalResult outline(gpu::LaunchOp launch, StringRef function,
                         SymbolTable &symbols, Block::iterator insertPoint) {
+    // Checked before the body moves: a failure leaves the launch whole.
+    WalkResult usesSymbol =
+        launch.getBody().walk([](SymbolUserOpInterface user) {
+          user->emitOpError("references a symbol from a kernel; kernels are "
+                            "outlined without the symbols they use");
+          return WalkResult::interrupt();
+        });
+    if (usesSymbol.wasInterrupted())
+      return failure();
     SmallVector<Value> operands;
     std::string name = (function + "_kernel").str();
     // A launch with a cluster size has indices this does not make.
     gpu::GPUFuncOp kernel = launch.hasClusterSize()
                                 ? outlineKernelFunc(launch, name, operands)
                                 : moveIntoKernel(launch, name, operands);
-    WalkResult usesSymbol = kernel.walk([](SymbolUserOpInterface user) {
-      user->emitOpError("references a symbol from a kernel; kernels are "
-                        "outlined without the symbols they use");
-      return WalkResult::interrupt();
-    });
-    if (usesSymbol.wasInterrupted()) {
-      kernel.erase();
-      return failure();
-    }
     OpBuilder builder(&getContext());
     auto kernelModule =
         builder.create<gpu::GPUModuleOp>(kernel.getLoc(), kernel.getName());

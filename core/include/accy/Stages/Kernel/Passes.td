@@ -150,7 +150,8 @@ def OutlineKernels : Pass<"accy-outline-kernels", "mlir::ModuleOp"> {
     callee. Upstream walked every attribute of every op of each kernel for
     symbol uses: half of its time.
   }];
-  // Upstream's outlining may branch from the new entry block to the body.
+  // Upstream's outlining, which a launch with a cluster size still takes,
+  // declares the cf dialect too.
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::cf::ControlFlowDialect"];
 }
