@@ -50,6 +50,7 @@ CompileOptions accy::driver::compileOptionsFor(const Options &options) {
   co.stages.verifyEachPass = options.verifyEach;
   co.stages.store = options.store;
   co.stopAfter = options.compileTo.value_or(StageId::Target);
+  co.pipelineKernels = true;
   return co;
 }
 

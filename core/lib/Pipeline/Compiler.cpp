@@ -8,6 +8,8 @@
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/TargetUnits.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include <mutex>
 
 using namespace accy;
@@ -201,6 +203,24 @@ Compilation Compiler::compileFrom(mlir::OwningOpRef<mlir::ModuleOp> product,
 
 void Compiler::resume(Compilation &c, const RunControl &control) {
   StageId lastStage = lastStageOf(control);
+  // Pipelined, the kernels run ahead into the caches; the stages below
+  // then find them there and make the records and products as always,
+  // credited with what the kernels' runs did. Not where a caller watches
+  // or cancels stage by stage (accy-lsp).
+  std::vector<KernelUnit> ahead;
+  if (options.pipelineKernels && !control.observer && !control.cancelled &&
+      c.ok && c.last && stageIndex(*c.last) + 1 < stageIndex(lastStage) &&
+      context.isMultithreadingEnabled() && c.kernels(*c.last).size() > 1)
+    ahead = runKernelsAhead(c, lastStage);
+  auto credit = llvm::make_scope_exit([&] {
+    // Only the stages that ran: after a failure, kernels ran ahead into
+    // stages that the compile did not reach.
+    for (KernelUnit &unit : ahead)
+      llvm::erase_if(unit.records, [&](const StageRecord &record) {
+        return c.record(record.stage).status == StageStatus::NotRun;
+      });
+    creditUnits(c, ahead);
+  });
   for (StageId stage : kAllStages) {
     if (!c.ok || c.wasCancelled || stageIndex(stage) > stageIndex(lastStage))
       return;
@@ -283,14 +303,9 @@ KernelUnit Compiler::compileKernel(const Compilation &base, size_t index,
     if (stage == StageId::Target && target && previous &&
         hasTargetProduct(*previous))
       break;
-    const StageOptions &stageOptions =
-        stage == StageId::Target ? unitOptions : options.stages;
     StageKernels out =
-        previous ? runStageOnKernels(stage, context, {previous}, stageOptions,
-                                     &base.sourceMap(), &cache(stage))
-                 : runStageOnKernels(stage, context, {inputs[index]},
-                                     stageOptions, &base.sourceMap(),
-                                     &cache(stage));
+        runKernelStage(base, index, stage, previous,
+                       stage == StageId::Target ? unitOptions : options.stages);
     unit.compiledAny |= out.record.status == StageStatus::Compiled;
     bool failed = out.record.status == StageStatus::Failed;
     unit.records.push_back(std::move(out.record));
@@ -301,6 +316,18 @@ KernelUnit Compiler::compileKernel(const Compilation &base, size_t index,
     previous = out.kernels.front();
   }
   return unit;
+}
+
+StageKernels Compiler::runKernelStage(const Compilation &base, size_t index,
+                                      StageId stage,
+                                      const SharedKernel &previous,
+                                      const StageOptions &stageOptions) {
+  if (previous)
+    return runStageOnKernels(stage, context, {previous}, stageOptions,
+                             &base.sourceMap(), &cache(stage));
+  return runStageOnKernels(stage, context,
+                           {base.kernels(*base.lastStage())[index]},
+                           stageOptions, &base.sourceMap(), &cache(stage));
 }
 
 bool Compiler::hasTargetProduct(const KernelProduct &input) {
@@ -325,15 +352,19 @@ void Compiler::creditUnits(Compilation &c, llvm::ArrayRef<KernelUnit> units) {
       record.stats += ran.stats;
       record.seconds += ran.seconds;
       for (const KernelStageRecord &made : ran.kernels) {
-        if (made.status != StageStatus::Compiled)
+        if (made.status != StageStatus::Compiled && !made.fromStore)
           continue;
         // A target unit's key is that of its target alone; it compiled
-        // part of the kernel made from the same input.
+        // (or found in the store) part of the kernel made from the same
+        // input.
         for (KernelStageRecord &k : record.kernels)
           if (k.kernel == made.kernel && k.inputHash == made.inputHash &&
-              k.status == StageStatus::Reused)
-            k.status = StageStatus::Compiled;
-        if (record.status == StageStatus::Reused)
+              k.status == StageStatus::Reused && !k.fromStore) {
+            k.status = made.status;
+            k.fromStore = made.fromStore;
+          }
+        if (record.status == StageStatus::Reused &&
+            made.status == StageStatus::Compiled)
           record.status = StageStatus::Compiled;
       }
     }

@@ -16,18 +16,31 @@ KernelProduct::KernelProduct(mlir::OwningOpRef<mlir::ModuleOp> made,
       verified(verified) {}
 
 SharedKernel ProductCache::lookup(llvm::StringRef key) const {
+  std::lock_guard<std::mutex> lock(mutex);
   auto it = entries.find(key);
   return it == entries.end() ? nullptr : it->second.kernel;
 }
 
 void ProductCache::store(llvm::StringRef key, SharedKernel kernel,
                          std::optional<uint64_t> fingerprint) {
+  std::lock_guard<std::mutex> lock(mutex);
   Entry &entry = entries[key];
   entry.kernel = std::move(kernel);
   entry.fingerprint = fingerprint;
 }
 
+size_t ProductCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return entries.size();
+}
+
+void ProductCache::clear() {
+  std::lock_guard<std::mutex> lock(mutex);
+  entries.clear();
+}
+
 void ProductCache::retainOnly(const llvm::StringSet<> &keys) {
+  std::lock_guard<std::mutex> lock(mutex);
   for (auto it = entries.begin(); it != entries.end();) {
     auto current = it++;
     if (!keys.contains(current->first()))
@@ -36,12 +49,14 @@ void ProductCache::retainOnly(const llvm::StringSet<> &keys) {
 }
 
 llvm::StringRef ProductCache::contentHash(llvm::StringRef key) const {
+  std::lock_guard<std::mutex> lock(mutex);
   auto it = entries.find(key);
   return it == entries.end() ? llvm::StringRef()
                              : llvm::StringRef(it->second.kernel->contentHash);
 }
 
 std::optional<uint64_t> ProductCache::fingerprint(llvm::StringRef key) const {
+  std::lock_guard<std::mutex> lock(mutex);
   auto it = entries.find(key);
   return it == entries.end() ? std::nullopt : it->second.fingerprint;
 }

@@ -133,6 +133,11 @@ static void forEachOnCallerAndPool(llvm::ThreadPoolInterface &threads,
   helpers.wait();
 }
 
+void accy::loadStageDialects(StageId stage, MLIRContext &context,
+                             const StageOptions &options) {
+  PipelineRun(&context, stage, options).loadDependentDialects(&context);
+}
+
 /// The product a kernel's run made: its keys set, and its fingerprint
 /// (into `record`), content hash and store entry made on the thread that
 /// compiled it, from one serialization of its bytes (and one more without

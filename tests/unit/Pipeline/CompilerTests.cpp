@@ -271,6 +271,53 @@ TEST_CASE("kernels compiled on several threads give the same products",
   }
 }
 
+/// Two kernels and a third that only scales: more kernels than the two
+/// threads of a pipelined compile.
+static const char *kThreeKernels =
+    R"(kernel scale(x: f32[N, D], s: f32[D]) -> f32[N, D] {
+  return x * s + 1.0;
+}
+
+kernel rowsum(x: f32[N, D]) -> f32[N] {
+  let e = exp(x);
+  return sum(e, axis=1);
+}
+
+kernel twice(x: f32[N]) -> f32[N] {
+  return x * 2.0;
+}
+)";
+
+TEST_CASE("kernels pipelined through the stages give the same products and "
+          "records",
+          "[compiler][threads]") {
+  auto stageByStage = makeContext();
+  auto pipelined = makeContext();
+  stageByStage->enableMultithreading(true);
+  pipelined->enableMultithreading(true);
+  CompileOptions options = defaultOptions();
+  options.pipelineKernels = true;
+  Compilation a = compile(*stageByStage, kThreeKernels);
+  Compilation b = compile(*pipelined, kThreeKernels, options);
+  REQUIRE(a.succeeded());
+  REQUIRE(b.succeeded());
+  for (StageId stage : kAllStages) {
+    CAPTURE(stageName(stage).str());
+    CHECK(stageBytes(a, stage) == stageBytes(b, stage));
+    const StageRecord &ra = a.record(stage), &rb = b.record(stage);
+    CHECK(ra.status == rb.status);
+    CHECK(ra.key == rb.key);
+    CHECK(ra.fingerprint == rb.fingerprint);
+    CHECK(ra.stats.passRuns == rb.stats.passRuns);
+    REQUIRE(ra.kernels.size() == rb.kernels.size());
+    for (size_t i = 0; i < ra.kernels.size(); ++i) {
+      CHECK(ra.kernels[i].kernel == rb.kernels[i].kernel);
+      CHECK(ra.kernels[i].key == rb.kernels[i].key);
+      CHECK(ra.kernels[i].status == rb.kernels[i].status);
+    }
+  }
+}
+
 TEST_CASE("a pass failure yields a record with stage, pass, op and range",
           "[compiler][failures]") {
   auto context = makeContext();
@@ -332,7 +379,12 @@ TEST_CASE("a failure on one thread stays with its kernel",
   mlir::ParserConfig config(context.get());
   auto product = mlir::parseSourceString<mlir::ModuleOp>(text, config);
   REQUIRE(product);
-  Compiler compiler(*context, defaultOptions());
+  // Stage by stage, and pipelined: the good kernel runs ahead into the
+  // stages after the failure, which the compile never reaches.
+  CompileOptions options = defaultOptions();
+  options.pipelineKernels = GENERATE(false, true);
+  CAPTURE(options.pipelineKernels);
+  Compiler compiler(*context, options);
   Compilation c = compiler.compileFrom(std::move(product), StageId::Semantic,
                                        SourceMap());
   REQUIRE_FALSE(c.succeeded());
@@ -344,6 +396,10 @@ TEST_CASE("a failure on one thread stays with its kernel",
   REQUIRE(kernels.size() == 2);
   CHECK(kernels[0].status == StageStatus::Failed);
   CHECK(kernels[1].status == StageStatus::Compiled);
+  const StageRecord &tensor = c.record(StageId::Tensor);
+  CHECK(tensor.status == StageStatus::NotRun);
+  CHECK(tensor.kernels.empty());
+  CHECK(tensor.seconds == 0);
 }
 
 TEST_CASE("frontend errors stop before any product", "[compiler][failures]") {

@@ -37,6 +37,11 @@ struct CompileOptions {
   StageOptions stages;
   /// The last stage to run.
   StageId stopAfter = StageId::Target;
+  /// Runs each kernel's next stage as soon as its product of the stage
+  /// before is made, instead of stage by stage (accyc build): where a stage
+  /// has fewer kernels left than cores, a core goes on with another
+  /// kernel's next stage. The records and products are the same.
+  bool pipelineKernels = false;
 };
 
 /// The record of one compile: the product and record of every stage that
@@ -139,8 +144,9 @@ public:
   /// kernel's target units once every target's is there.
   KernelUnit compileKernel(const Compilation &base, size_t index,
                            std::optional<llvm::StringRef> target);
-  /// Shows in `c`'s records what `units` compiled: a resume after them
-  /// found those kernels in the cache, as if reused.
+  /// Shows in `c`'s records what `units` compiled or took from the kernel
+  /// store: a resume after them found those kernels in the cache, as if
+  /// reused.
   static void creditUnits(Compilation &c, llvm::ArrayRef<KernelUnit> units);
 
   const CompileOptions &getOptions() const { return options; }
@@ -161,6 +167,16 @@ private:
   /// the stage failed or was cancelled.
   bool runStageOn(Compilation &c, StageId stage, const RunControl &control);
   StageId lastStageOf(const RunControl &control) const;
+  /// Runs kernel `index` of `base`'s last product (or `previous`, its
+  /// product at the stage before) through `stage`, with `stageOptions`.
+  StageKernels runKernelStage(const Compilation &base, size_t index,
+                              StageId stage, const SharedKernel &previous,
+                              const StageOptions &stageOptions);
+  /// Runs every kernel of `c`'s last product through the stages up to
+  /// `last`, each kernel on its own as its stages' inputs are made, on the
+  /// calling thread and the context's (KernelPipeline.cpp). The products go
+  /// to the caches, where the stage by stage run of resume() finds them.
+  std::vector<KernelUnit> runKernelsAhead(const Compilation &c, StageId last);
   /// Whether the target stage's product of `input` for every target is in
   /// the cache or the store; one only a remote cache has is fetched into
   /// the local store.

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -46,6 +47,9 @@ inline SharedKernel shareKernel(mlir::OwningOpRef<mlir::ModuleOp> module) {
 /// otherwise recompute by serializing the product: its content hash and its
 /// fingerprint. A file of 50 kernels edited in one then serializes one
 /// kernel per stage, not 50.
+///
+/// Threads may use it at once: pipelined kernels (CompileOptions::
+/// pipelineKernels) look up and store their products on their own threads.
 class ProductCache {
 public:
   /// The kernel product stored under `key`, or null.
@@ -57,8 +61,8 @@ public:
   llvm::StringRef contentHash(llvm::StringRef key) const;
   /// The fingerprint recorded with the kernel stored under `key`.
   std::optional<uint64_t> fingerprint(llvm::StringRef key) const;
-  size_t size() const { return entries.size(); }
-  void clear() { entries.clear(); }
+  size_t size() const;
+  void clear();
   /// Forgets every product whose key is not in `keys`.
   void retainOnly(const llvm::StringSet<> &keys);
 
@@ -67,6 +71,7 @@ private:
     SharedKernel kernel;
     std::optional<uint64_t> fingerprint;
   };
+  mutable std::mutex mutex;
   llvm::StringMap<Entry> entries;
 };
 

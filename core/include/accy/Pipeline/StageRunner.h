@@ -52,6 +52,11 @@ struct StageOptions {
 void buildStagePipeline(StageId stage, mlir::OpPassManager &pm,
                         const StageOptions &options);
 
+/// Loads the dialects `stage`'s pipeline may create: a context cannot load
+/// dialects while threads use it, so this runs before they start.
+void loadStageDialects(StageId stage, mlir::MLIRContext &context,
+                       const StageOptions &options);
+
 /// The fingerprint of a kernel product of `stage`: of the stage's plan
 /// where it has one, else of the product without its keys.
 uint64_t kernelFingerprint(StageId stage, mlir::ModuleOp kernel);
