@@ -61,48 +61,71 @@ static std::string pathIn(llvm::StringRef dir, const llvm::Twine &file) {
 }
 
 /// Writes the products of `c` into `dir` and removes the files of stages
-/// that did not produce one. The stage files' bytes are made on the
-/// context's threads, a stage on each: copied and serialized one after
-/// another, they kept one thread busy at the end of a cold build while the
-/// others idled (softmax.accy: 6 ms, 3.5 ms on two threads).
+/// that did not produce one. Every output is made and written on the
+/// context's threads, the target artifacts (the file's PTX and objects
+/// linked, the launch code and embedded images) beside the stage files,
+/// each of which copies and serializes its stage's product: one after
+/// another they kept one thread busy at the end of a cold build while the
+/// others idled (docs/internals.md, "Incremental builds on disk").
 static llvm::Error writeOutputs(mlir::MLIRContext &context,
                                 const Compilation &c, llvm::StringRef dir,
                                 llvm::StringRef name, const Options &options,
                                 BuildState &state) {
-  std::array<std::optional<std::string>, kNumStages> stageBytes;
-  mlir::parallelFor(&context, 0, kNumStages, [&](size_t index) {
-    if (mlir::ModuleOp product = c.product(kAllStages[index]))
-      stageBytes[index] = stageFileBytes(product);
-  });
-  for (StageId stage : kAllStages) {
-    std::string path = stageFilePath(dir, name, stageName(stage));
-    std::optional<std::string> &bytes = stageBytes[stageIndex(stage)];
-    if (!bytes) {
-      removeStale(path);
-      state.forgetFile(path);
-      continue;
+  // What each task wrote, recorded in the build state after them all.
+  struct Written {
+    std::vector<std::pair<std::string, std::string>> files; // path, bytes
+    std::vector<std::string> removed;
+    std::optional<std::string> error;
+  };
+  std::array<Written, kNumStages + 1> written;
+  auto write = [](Written &out, std::string path, std::string bytes) {
+    if (auto result = writeFileIfChanged(path, bytes); !result)
+      out.error = llvm::toString(result.takeError());
+    else
+      out.files.emplace_back(std::move(path), std::move(bytes));
+  };
+  // The artifacts first: they take longest.
+  auto writeArtifacts = [&](Written &out) {
+    write(out, pathIn(dir, name + ".srcmap.json"), c.sourceMap().toJson());
+    mlir::ModuleOp target = c.product(StageId::Target);
+    if (!target) {
+      removeTargetArtifacts(dir, name, options.targets);
+      return;
     }
-    if (auto written = writeFileIfChanged(path, *bytes); !written)
-      return written.takeError();
-    state.recordFile(path, *bytes);
+    // The launch functions and embedded images, for a file with kernels (a
+    // file of fns and consts only is compiled to check it, and imported).
+    EmbeddingRequest embedding{c.product(StageId::Kernel),
+                               options.cppNamespace};
+    if (llvm::Error err = writeTargetArtifacts(
+            target, dir, name,
+            [&](llvm::StringRef path, llvm::StringRef bytes) {
+              out.files.emplace_back(path.str(), bytes.str());
+            },
+            kernelModules(target).empty() ? nullptr : &embedding))
+      out.error = llvm::toString(std::move(err));
+  };
+  mlir::parallelFor(&context, 0, kNumStages + 1, [&](size_t index) {
+    if (index == 0)
+      return writeArtifacts(written[0]);
+    StageId stage = kAllStages[kNumStages - index]; // the largest first
+    std::string path = stageFilePath(dir, name, stageName(stage));
+    if (mlir::ModuleOp product = c.product(stage))
+      write(written[index], path, stageFileBytes(product));
+    else {
+      removeStale(path);
+      written[index].removed.push_back(path);
+    }
+  });
+  for (Written &out : written) {
+    if (out.error)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     *out.error);
+    for (const std::string &path : out.removed)
+      state.forgetFile(path);
+    for (const auto &[path, bytes] : out.files)
+      state.recordFile(path, bytes);
   }
-  std::string map = pathIn(dir, name + ".srcmap.json");
-  if (auto written = writeFileIfChanged(map, c.sourceMap().toJson()); !written)
-    return written.takeError();
-  mlir::ModuleOp target = c.product(StageId::Target);
-  if (!target) {
-    removeTargetArtifacts(dir, name, options.targets);
-    return llvm::Error::success();
-  }
-  // The launch functions and embedded images, for a file with kernels (a
-  // file of fns and consts only is compiled to check it, and imported).
-  EmbeddingRequest embedding{c.product(StageId::Kernel), options.cppNamespace};
-  return writeTargetArtifacts(
-      target, dir, name,
-      [&](llvm::StringRef path, llvm::StringRef bytes) {
-        state.recordFile(path, bytes);
-      },
-      kernelModules(target).empty() ? nullptr : &embedding);
+  return llvm::Error::success();
 }
 
 /// Makes the target machines code generation will lend to its threads,
