@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "accy/Pipeline/Compiler.h"
+#include "accy/Support/TimeTrace.h"
 
 #include "FaultContainment.h"
 
@@ -64,6 +65,8 @@ std::vector<KernelUnit> Compiler::runKernelsAhead(const Compilation &c,
     return best;
   };
   auto work = [&] {
+    // Each kernel's stage spans, on whichever thread runs it.
+    TimeTraceThread traced;
     std::unique_lock<std::mutex> lock(mutex);
     while (std::optional<size_t> index = take()) {
       KernelProgress &kernel = progress[*index];
