@@ -3,6 +3,7 @@
 #include "accy/Support/SharedWork.h"
 #include "accy/Support/TimeTrace.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Threading.h"
 
 #include <thread>
@@ -49,9 +50,14 @@ void SharedWork::startHelpers() {
     std::thread([this] { help(); }).detach();
 }
 
-void SharedWork::runNext(std::unique_lock<std::mutex> &lock) {
-  std::function<void()> task = std::move(queue.front());
-  queue.pop_front();
+bool SharedWork::runNext(std::unique_lock<std::mutex> &lock,
+                         const size_t *batch) {
+  auto it = llvm::find_if(
+      queue, [&](const Task &task) { return !batch || task.batch == batch; });
+  if (it == queue.end())
+    return false;
+  std::function<void()> task = std::move(it->run);
+  queue.erase(it);
   lock.unlock();
   {
     // A helper records the task's spans where the process traces; the
@@ -60,6 +66,7 @@ void SharedWork::runNext(std::unique_lock<std::mutex> &lock) {
     task();
   }
   lock.lock();
+  return true;
 }
 
 void SharedWork::help() {
@@ -67,7 +74,7 @@ void SharedWork::help() {
   for (;;) {
     wake.wait(lock, [&] { return !queue.empty() && busy < cores; });
     ++busy;
-    runNext(lock);
+    runNext(lock, nullptr);
     --busy;
     wake.notify_all();
   }
@@ -79,25 +86,25 @@ void SharedWork::runAll(llvm::ArrayRef<std::function<void()>> tasks) {
   std::unique_lock<std::mutex> lock(mutex);
   startHelpers();
   for (const std::function<void()> &task : tasks)
-    queue.push_back([this, &task, &left] {
-      task();
-      {
-        std::lock_guard<std::mutex> done(mutex);
-        --left;
-      }
-      // The thread that queued it may be waiting (on any thread but its own).
-      wake.notify_all();
-    });
+    queue.push_back({&left, [this, &task, &left] {
+                       task();
+                       {
+                         std::lock_guard<std::mutex> done(mutex);
+                         --left;
+                       }
+                       // The thread that queued it may be waiting (on any
+                       // thread but its own).
+                       wake.notify_all();
+                     }});
   wake.notify_all();
   while (left > 0) {
-    if (queue.empty()) {
-      // Waiting is not busy: a helper may take this core meanwhile.
+    if (!runNext(lock, &left)) {
+      // The last of its tasks run elsewhere. Waiting is not busy: a helper
+      // may take this core meanwhile, for another thread's tasks.
       --busy;
       wake.notify_all();
       wake.wait(lock);
       ++busy;
-      continue;
     }
-    runNext(lock);
   }
 }

@@ -2,8 +2,8 @@
 //
 // The target stage's pieces of code generation run through SharedWork: every
 // task runs once, the thread that queued them returns only when they have all
-// run, threads that queue at once never wait on each other for good, and the
-// helpers take a core only while one is idle.
+// run, threads that queue at once never wait on each other for good nor run
+// each other's tasks, and the helpers take a core only while one is idle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,8 +57,8 @@ TEST_CASE("every task runs once before runAll returns", "[shared-work]") {
 }
 
 TEST_CASE("threads queueing at once all finish", "[shared-work]") {
-  // Each thread's tasks may run on any of them: none may wait for good for
-  // tasks another thread took.
+  // Each thread's tasks may run on it or on a helper: none may wait for
+  // good for tasks a helper took.
   std::vector<std::unique_ptr<RecordingTasks>> works;
   for (int t = 0; t < 6; ++t)
     works.push_back(
@@ -73,6 +73,29 @@ TEST_CASE("threads queueing at once all finish", "[shared-work]") {
     thread.join();
   for (auto &work : works)
     CHECK(work->eachRanOnce());
+}
+
+TEST_CASE("a thread runs no other thread's tasks", "[shared-work]") {
+  // Another kernel's piece would hold the thread's own kernel back once its
+  // own pieces are done: those are left to their thread and the helpers.
+  std::vector<std::unique_ptr<RecordingTasks>> works;
+  for (int t = 0; t < 2; ++t)
+    works.push_back(
+        std::make_unique<RecordingTasks>(20, std::chrono::milliseconds(1)));
+  std::vector<std::thread::id> queuers(works.size());
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < works.size(); ++t)
+    threads.emplace_back([&, t] {
+      queuers[t] = std::this_thread::get_id();
+      SharedWork::Busy busy;
+      SharedWork::get().runAll(works[t]->tasks);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (size_t t = 0; t < works.size(); ++t) {
+    CHECK(works[t]->eachRanOnce());
+    CHECK_FALSE(works[t]->threads.count(queuers[1 - t]));
+  }
 }
 
 TEST_CASE("helpers take idle cores only", "[shared-work]") {

@@ -16,14 +16,16 @@ namespace accy {
 /// threads"), and the threads that run them on cores no compiling thread
 /// uses.
 ///
-/// A thread that queues tasks runs queued tasks (its own or another
-/// kernel's) until its own are done, so it never waits while there is work.
-/// The helper threads (one fewer than the machine's cores) take a task only
-/// while fewer threads than cores are busy: a thread is busy while it
-/// compiles (`Busy`) or runs a task, and not while it waits. So the last
-/// kernel of a file, or a file of one kernel, has its pieces on every core,
-/// and no more threads run than there are cores. Helpers wait for nothing
-/// but tasks and cores, so no thread pool's work ever waits on them.
+/// A thread that queues tasks runs its own queued tasks until they are
+/// done, and waits while the last of them run elsewhere; it runs no other
+/// thread's tasks, which would hold its own kernel back once its tasks are
+/// done. The helper threads (one fewer than the machine's cores) take any
+/// task, but only while fewer threads than cores are busy: a thread is busy
+/// while it compiles (`Busy`) or runs a task, and not while it waits. So
+/// the last kernel of a file, or a file of one kernel, has its pieces on
+/// every core, no core idles while a task waits, and no more threads run
+/// than there are cores. Helpers wait for nothing but tasks and cores, so
+/// no thread pool's work ever waits on them.
 class SharedWork {
 public:
   static SharedWork &get();
@@ -47,12 +49,19 @@ private:
   SharedWork();
   void startHelpers();
   void help();
-  /// Takes the queue's first task and runs it with `lock` released.
-  void runNext(std::unique_lock<std::mutex> &lock);
+  /// A queued task, and the count of its runAll's tasks not yet run, which
+  /// names that call.
+  struct Task {
+    const size_t *batch;
+    std::function<void()> run;
+  };
+  /// Takes the queue's first task of `batch` (of any batch when null) and
+  /// runs it with `lock` released; false when there is none.
+  bool runNext(std::unique_lock<std::mutex> &lock, const size_t *batch);
 
   std::mutex mutex;
   std::condition_variable wake;
-  std::deque<std::function<void()>> queue;
+  std::deque<Task> queue;
   unsigned cores;
   unsigned busy = 0;
   bool helpersStarted = false;
