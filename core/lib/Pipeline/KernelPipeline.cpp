@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "accy/Pipeline/Compiler.h"
+#include "accy/Pipeline/Product.h"
 #include "accy/Support/TimeTrace.h"
 
 #include "FaultContainment.h"
@@ -45,8 +46,11 @@ std::vector<KernelUnit> Compiler::runKernelsAhead(const Compilation &c,
     loadStageDialects(stage, context, options.stages);
   installPassExecutionGuard(&context);
 
-  size_t count = c.kernels(*c.lastStage()).size();
+  llvm::SmallVector<mlir::ModuleOp> inputs = c.kernels(*c.lastStage());
+  size_t count = inputs.size();
   std::vector<KernelUnit> units(count);
+  for (size_t i = 0; i < count; ++i)
+    units[i].kernel = kernelName(inputs[i]).str();
   std::vector<KernelProgress> progress(count);
   if (*c.lastStage() != StageId::Semantic)
     for (size_t i = 0; i < count; ++i)
