@@ -15,9 +15,8 @@
 #include "accy/Pipeline/Product.h"
 #include "accy/Support/TimeTrace.h"
 
+#include "CallerAndPool.h"
 #include "FaultContainment.h"
-
-#include "llvm/Support/ThreadPool.h"
 
 #include <mutex>
 
@@ -92,12 +91,6 @@ std::vector<KernelUnit> Compiler::runKernelsAhead(const Compilation &c,
       unit.failed |= !made;
     }
   };
-  llvm::ThreadPoolInterface &threads = context.getThreadPool();
-  llvm::ThreadPoolTaskGroup helpers(threads);
-  size_t workers = std::min<size_t>(count, threads.getMaxConcurrency());
-  for (size_t i = 1; i < workers; ++i)
-    helpers.async(work);
-  work();
-  helpers.wait();
+  runOnCallerAndPool(context.getThreadPool(), count, work);
   return units;
 }

@@ -9,6 +9,7 @@
 
 #include "accy/Pipeline/StageRunner.h"
 
+#include "CallerAndPool.h"
 #include "PipelinePool.h"
 #include "RemotePrefetch.h"
 
@@ -109,28 +110,15 @@ struct KernelJob {
 } // namespace
 
 /// Runs `fn` on every job, on the calling thread and on the pool's other
-/// threads. Not mlir::parallelForEach: it queues a task per thread and
-/// waits, and a pool thread that waits inside a job (a pass manager's or
-/// the serialize pass's own parallelForEach) runs whatever task is queued
-/// next, so a second kernel could start on the thread that is in the middle
-/// of the first while another thread sat idle: half the builds of a
-/// two-kernel file ran their kernels one after the other. Here all but one
-/// worker is queued at once and the caller is the last, so no kernel waits
-/// in the queue behind a busy thread.
+/// threads (runOnCallerAndPool), each taking the next job not taken.
 template <typename Job, typename Fn>
 static void forEachOnCallerAndPool(llvm::ThreadPoolInterface &threads,
                                    llvm::ArrayRef<Job> jobs, Fn &&fn) {
   std::atomic<size_t> next{0};
-  auto work = [&] {
+  runOnCallerAndPool(threads, jobs.size(), [&] {
     for (size_t i = next++; i < jobs.size(); i = next++)
       fn(jobs[i]);
-  };
-  llvm::ThreadPoolTaskGroup helpers(threads);
-  size_t workers = std::min<size_t>(jobs.size(), threads.getMaxConcurrency());
-  for (size_t i = 1; i < workers; ++i)
-    helpers.async(work);
-  work();
-  helpers.wait();
+  });
 }
 
 void accy::loadStageDialects(StageId stage, MLIRContext &context,
