@@ -18,7 +18,7 @@ static llvm::Error writeEmbedding(const EmbeddingRequest &request,
                                   llvm::StringRef dir, llvm::StringRef name,
                                   OnWritten onWritten) {
   std::vector<codegen::KernelInterface> interfaces;
-  for (mlir::ModuleOp kernel : getKernelModules(request.kernelProduct)) {
+  for (mlir::ModuleOp kernel : request.kernels) {
     auto interface = codegen::readKernelInterface(kernel);
     if (!interface)
       return interface.takeError();
@@ -47,10 +47,11 @@ static llvm::Error writeEmbedding(const EmbeddingRequest &request,
   return llvm::Error::success();
 }
 
-llvm::Error accy::driver::writeTargetArtifacts(
-    mlir::ModuleOp targetProduct, llvm::StringRef dir, llvm::StringRef name,
-    OnWritten onWritten, const EmbeddingRequest *embedding) {
-  std::vector<mlir::ModuleOp> kernels = getKernelModules(targetProduct);
+llvm::Error
+accy::driver::writeTargetArtifacts(llvm::ArrayRef<mlir::ModuleOp> kernels,
+                                   llvm::StringRef dir, llvm::StringRef name,
+                                   OnWritten onWritten,
+                                   const EmbeddingRequest *embedding) {
   if (kernels.empty()) {
     if (!embedding)
       return llvm::Error::success();

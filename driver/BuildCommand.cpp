@@ -16,8 +16,8 @@
 #include "accy/Pipeline/Hashing.h"
 #include "accy/Pipeline/Product.h"
 #include "accy/Pipeline/StageFile.h"
+#include "accy/Support/CallerAndPool.h"
 
-#include "mlir/IR/Threading.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -62,11 +62,12 @@ static std::string pathIn(llvm::StringRef dir, const llvm::Twine &file) {
 
 /// Writes the products of `c` into `dir` and removes the files of stages
 /// that did not produce one. Every output is made and written on the
-/// context's threads, the target artifacts (the file's PTX and objects
-/// linked, the launch code and embedded images) beside the stage files,
-/// each of which copies and serializes its stage's product: one after
-/// another they kept one thread busy at the end of a cold build while the
-/// others idled (docs/internals.md, "Incremental builds on disk").
+/// calling thread and the context's threads, the target artifacts (the
+/// file's PTX and objects linked, the launch code and embedded images)
+/// beside the stage files, each of which copies and serializes its stage's
+/// product: one after another they kept one thread busy at the end of a
+/// cold build while the others idled (docs/internals.md, "Incremental
+/// builds on disk").
 static llvm::Error writeOutputs(mlir::MLIRContext &context,
                                 const Compilation &c, llvm::StringRef dir,
                                 llvm::StringRef name, const Options &options,
@@ -87,35 +88,42 @@ static llvm::Error writeOutputs(mlir::MLIRContext &context,
   // The artifacts first: they take longest.
   auto writeArtifacts = [&](Written &out) {
     write(out, pathIn(dir, name + ".srcmap.json"), c.sourceMap().toJson());
-    mlir::ModuleOp target = c.product(StageId::Target);
-    if (!target) {
+    if (!c.hasProduct(StageId::Target)) {
       removeTargetArtifacts(dir, name, options.targets);
       return;
     }
     // The launch functions and embedded images, for a file with kernels (a
     // file of fns and consts only is compiled to check it, and imported).
-    EmbeddingRequest embedding{c.product(StageId::Kernel),
+    llvm::SmallVector<mlir::ModuleOp> kernels = c.kernels(StageId::Target);
+    EmbeddingRequest embedding{c.kernels(StageId::Kernel),
                                options.cppNamespace};
     if (llvm::Error err = writeTargetArtifacts(
-            target, dir, name,
+            kernels, dir, name,
             [&](llvm::StringRef path, llvm::StringRef bytes) {
               out.files.emplace_back(path.str(), bytes.str());
             },
-            kernelModules(target).empty() ? nullptr : &embedding))
+            kernels.empty() ? nullptr : &embedding))
       out.error = llvm::toString(std::move(err));
   };
-  mlir::parallelFor(&context, 0, kNumStages + 1, [&](size_t index) {
-    if (index == 0)
-      return writeArtifacts(written[0]);
-    StageId stage = kAllStages[kNumStages - index]; // the largest first
-    std::string path = stageFilePath(dir, name, stageName(stage));
-    if (mlir::ModuleOp product = c.product(stage))
-      write(written[index], path, stageFileBytes(product));
-    else {
-      removeStale(path);
-      written[index].removed.push_back(path);
-    }
-  });
+  forEachOnCallerAndPool(
+      context.getThreadPool(), kNumStages + 1, [&](size_t index) {
+        if (index == 0)
+          return writeArtifacts(written[0]);
+        // The largest first: the kernel stage's file (every kernel's loops and
+        // variants) takes longer than the target stage's (mostly code bytes).
+        static constexpr std::array<StageId, kNumStages> bySize = {
+            StageId::Kernel,   StageId::Target, StageId::Memory,
+            StageId::Dispatch, StageId::Tensor, StageId::Contract,
+            StageId::Semantic};
+        StageId stage = bySize[index - 1];
+        std::string path = stageFilePath(dir, name, stageName(stage));
+        if (mlir::ModuleOp product = c.product(stage))
+          write(written[index], path, stageFileBytes(product));
+        else {
+          removeStale(path);
+          written[index].removed.push_back(path);
+        }
+      });
   for (Written &out : written) {
     if (out.error)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),

@@ -32,23 +32,25 @@ llvm::Expected<Compilation> compileFromStageFile(Compiler &compiler,
 
 /// What the target step needs to also write NAME.accy.h, NAME.accy.cpp and,
 /// for a file with a GPU target, NAME.images.o (accy/CodeGen/Embedding.h):
-/// the kernel product, whose entries carry the kernels' signatures, and the
-/// namespace of the launch functions.
+/// the kernel product's kernels, whose entries carry their signatures, and
+/// the namespace of the launch functions.
 struct EmbeddingRequest {
-  mlir::ModuleOp kernelProduct;
+  llvm::SmallVector<mlir::ModuleOp> kernels;
   std::string cppNamespace;
 };
 
 /// Writes the target artifacts (NAME.sm_90.ptx, NAME.gfx942.hsaco,
-/// NAME.host.o: one per target, holding every kernel of the file) of a
-/// target product into `dir`, and with `embedding` NAME.accy.h/.cpp and
-/// NAME.images.o, each only when its bytes changed. Calls `onWritten` with
-/// each artifact's path and bytes.
+/// NAME.host.o: one per target, holding every kernel of the file) of the
+/// kernels of a target product into `dir`, and with `embedding`
+/// NAME.accy.h/.cpp and NAME.images.o, each only when its bytes changed.
+/// Calls `onWritten` with each artifact's path and bytes. The kernels are
+/// read where they are (Compilation::kernels), not copied into a whole
+/// product.
 using OnWritten = llvm::function_ref<void(llvm::StringRef, llvm::StringRef)>;
-llvm::Error writeTargetArtifacts(
-    mlir::ModuleOp targetProduct, llvm::StringRef dir, llvm::StringRef name,
-    OnWritten onWritten = {},
-    const EmbeddingRequest *embedding = nullptr);
+llvm::Error writeTargetArtifacts(llvm::ArrayRef<mlir::ModuleOp> kernels,
+                                 llvm::StringRef dir, llvm::StringRef name,
+                                 OnWritten onWritten = {},
+                                 const EmbeddingRequest *embedding = nullptr);
 
 /// Removes the artifacts of `targets` and the generated launch functions
 /// from `dir` (after a failed build).

@@ -116,12 +116,11 @@ int accy::driver::runStageCommand(mlir::MLIRContext &context,
     entry.files.push_back({file.drop_front(name.size()).str(), bytes.str()});
   };
   if (stage == StageId::Target) {
-    EmbeddingRequest embedding{c.product(StageId::Kernel),
+    EmbeddingRequest embedding{c.kernels(StageId::Kernel),
                                options.cppNamespace};
-    if (llvm::Error err =
-            writeTargetArtifacts(product, dir.empty() ? "." : dir, name,
-                                 key ? OnWritten(keep) : OnWritten(),
-                                 &embedding))
+    if (llvm::Error err = writeTargetArtifacts(
+            c.kernels(StageId::Target), dir.empty() ? "." : dir, name,
+            key ? OnWritten(keep) : OnWritten(), &embedding))
       return fail(std::move(err));
   }
   std::string stageFile = stageFileBytes(product);

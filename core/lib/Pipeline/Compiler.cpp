@@ -21,7 +21,8 @@ using namespace accy;
 /// The whole products of the stages after semantic, each made once, when
 /// first asked for (a stage file is written from it; accy-lsp never asks).
 struct Compilation::WholeProducts {
-  std::mutex mutex;
+  // A lock per stage: accyc writes its stage files on several threads.
+  std::array<std::mutex, kNumStages> mutexes;
   std::array<mlir::OwningOpRef<mlir::ModuleOp>, kNumStages> modules;
 };
 
@@ -59,7 +60,7 @@ mlir::ModuleOp Compilation::product(StageId stage) const {
     return semanticProduct ? semanticProduct->get() : mlir::ModuleOp();
   if (!hasProduct(stage))
     return nullptr;
-  std::lock_guard<std::mutex> lock(whole->mutex);
+  std::lock_guard<std::mutex> lock(whole->mutexes[stageIndex(stage)]);
   mlir::OwningOpRef<mlir::ModuleOp> &module = whole->modules[stageIndex(stage)];
   if (!module) {
     // Copies: the kernels are shared with the cache, and with other

@@ -13,9 +13,9 @@
 
 #include "accy/Pipeline/Compiler.h"
 #include "accy/Pipeline/Product.h"
+#include "accy/Support/CallerAndPool.h"
 #include "accy/Support/TimeTrace.h"
 
-#include "CallerAndPool.h"
 #include "FaultContainment.h"
 
 #include <mutex>

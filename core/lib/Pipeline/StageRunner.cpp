@@ -9,7 +9,6 @@
 
 #include "accy/Pipeline/StageRunner.h"
 
-#include "CallerAndPool.h"
 #include "PipelinePool.h"
 #include "RemotePrefetch.h"
 
@@ -19,6 +18,7 @@
 #include "accy/Pipeline/ProductCache.h"
 #include "accy/Pipeline/SourceMap.h"
 #include "accy/Stages/Dispatch/Plan.h"
+#include "accy/Support/CallerAndPool.h"
 #include "accy/Support/CrashContainment.h"
 #include "accy/Support/SharedWork.h"
 #include "accy/Support/TimeTrace.h"
@@ -28,7 +28,6 @@
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
 #include <chrono>
 #include <memory>
 
@@ -108,18 +107,6 @@ struct KernelJob {
   std::vector<FailureRecord> failures;
 };
 } // namespace
-
-/// Runs `fn` on every job, on the calling thread and on the pool's other
-/// threads (runOnCallerAndPool), each taking the next job not taken.
-template <typename Job, typename Fn>
-static void forEachOnCallerAndPool(llvm::ThreadPoolInterface &threads,
-                                   llvm::ArrayRef<Job> jobs, Fn &&fn) {
-  std::atomic<size_t> next{0};
-  runOnCallerAndPool(threads, jobs.size(), [&] {
-    for (size_t i = next++; i < jobs.size(); i = next++)
-      fn(jobs[i]);
-  });
-}
 
 void accy::loadStageDialects(StageId stage, MLIRContext &context,
                              const StageOptions &options) {
@@ -231,8 +218,8 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
     PipelineRun *first = pool.acquire();
     first->loadDependentDialects(&context);
     pool.release(first);
-    forEachOnCallerAndPool(context.getThreadPool(),
-                           llvm::ArrayRef<KernelJob *>(toCompile), compile);
+    forEachOnCallerAndPool(context.getThreadPool(), toCompile.size(),
+                           [&](size_t i) { compile(toCompile[i]); });
   } else
     llvm::for_each(toCompile, compile);
   pool.collect(record);

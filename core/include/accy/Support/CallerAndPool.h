@@ -1,11 +1,12 @@
 //===- CallerAndPool.h - Work on the calling thread and a pool --*- C++ -*-===//
-#ifndef ACCY_LIB_PIPELINE_CALLERANDPOOL_H
-#define ACCY_LIB_PIPELINE_CALLERANDPOOL_H
+#ifndef ACCY_SUPPORT_CALLERANDPOOL_H
+#define ACCY_SUPPORT_CALLERANDPOOL_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace accy {
 
@@ -31,6 +32,22 @@ inline void runOnCallerAndPool(llvm::ThreadPoolInterface &threads,
   helpers.wait();
 }
 
+/// Runs `fn(i)` for every i in [0, count), on the calling thread and the
+/// pool's other threads (runOnCallerAndPool), each taking the next i not
+/// taken: lowest first, so put the longest jobs first. The caller starts at
+/// once; a pool thread woken from idle may take a millisecond and more to
+/// run here (a virtual machine's idle core), where mlir::parallelFor would
+/// leave the caller waiting for it.
+inline void forEachOnCallerAndPool(llvm::ThreadPoolInterface &threads,
+                                   size_t count,
+                                   llvm::function_ref<void(size_t)> fn) {
+  std::atomic<size_t> next{0};
+  runOnCallerAndPool(threads, count, [&] {
+    for (size_t i = next++; i < count; i = next++)
+      fn(i);
+  });
+}
+
 } // namespace accy
 
-#endif // ACCY_LIB_PIPELINE_CALLERANDPOOL_H
+#endif // ACCY_SUPPORT_CALLERANDPOOL_H
