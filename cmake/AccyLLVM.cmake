@@ -84,7 +84,12 @@ endif()
 include(CheckLinkerFlag)
 check_linker_flag(CXX "-fuse-ld=lld" ACCY_HAVE_LLD)
 if(ACCY_HAVE_LLD)
-  add_link_options(-fuse-ld=lld)
+  # lld writes its output through a shared mapping, a page at a time: the
+  # page cache then holds the binary in small pages, and accyc started from
+  # it ran 3-6% slower than a copy of the same bytes (bench/compile_time/
+  # compare; docs/internals.md, "Start-up"). Written with write(), it runs
+  # as fast as an installed copy.
+  add_link_options(-fuse-ld=lld -Wl,--no-mmap-output-file)
 elseif(NOT ACCY_LINK_LLVM_DYLIB)
   # GNU ld resolves archives in command-line order, and MLIR's libraries
   # depend on each other in cycles; lld does not care about order.
