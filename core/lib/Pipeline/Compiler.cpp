@@ -351,6 +351,7 @@ void Compiler::creditUnits(Compilation &c, llvm::ArrayRef<KernelUnit> units) {
     for (const StageRecord &ran : unit.records) {
       StageRecord &record = c.stageRecords[stageIndex(ran.stage)];
       record.stats += ran.stats;
+      record.addPassTimings(ran.passTimings);
       record.seconds += ran.seconds;
       for (const KernelStageRecord &made : ran.kernels) {
         if (made.status != StageStatus::Compiled && !made.fromStore)

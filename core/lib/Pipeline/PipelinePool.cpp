@@ -12,7 +12,6 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/TimeProfiler.h"
 
@@ -139,24 +138,8 @@ void PipelinePool::release(PipelineRun *run) {
 }
 
 void PipelinePool::collect(StageRecord &record) const {
-  llvm::StringMap<size_t> index;
   for (const auto &run : all) {
     record.stats += run->stats().statistics();
-    for (const PassTiming &t : run->stats().timings()) {
-      auto [it, inserted] =
-          index.try_emplace(t.pass, record.passTimings.size());
-      if (inserted) {
-        record.passTimings.push_back(t);
-        continue;
-      }
-      PassTiming &sum = record.passTimings[it->second];
-      sum.seconds += t.seconds;
-      sum.runs += t.runs;
-      sum.opsBefore += t.opsBefore;
-      sum.opsAfter += t.opsAfter;
-      sum.heapGrowthBytes += t.heapGrowthBytes;
-      sum.analysisSeconds += t.analysisSeconds;
-      sum.analysisCount += t.analysisCount;
-    }
+    record.addPassTimings(run->stats().timings());
   }
 }

@@ -2,6 +2,8 @@
 
 #include "accy/Pipeline/StageRecord.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace accy;
 
 PassStatistics &PassStatistics::operator+=(const PassStatistics &other) {
@@ -20,6 +22,24 @@ void StageRecord::failInternally(std::string message) {
   r.message = std::move(message);
   failures.push_back(std::move(r));
   status = StageStatus::Failed;
+}
+
+void StageRecord::addPassTimings(llvm::ArrayRef<PassTiming> timings) {
+  for (const PassTiming &t : timings) {
+    auto same = llvm::find_if(
+        passTimings, [&](const PassTiming &sum) { return sum.pass == t.pass; });
+    if (same == passTimings.end()) {
+      passTimings.push_back(t);
+      continue;
+    }
+    same->seconds += t.seconds;
+    same->runs += t.runs;
+    same->opsBefore += t.opsBefore;
+    same->opsAfter += t.opsAfter;
+    same->heapGrowthBytes += t.heapGrowthBytes;
+    same->analysisSeconds += t.analysisSeconds;
+    same->analysisCount += t.analysisCount;
+  }
 }
 
 llvm::StringRef accy::failureKindName(FailureKind kind) {

@@ -296,8 +296,9 @@ TEST_CASE("kernels pipelined through the stages give the same products and "
   stageByStage->enableMultithreading(true);
   pipelined->enableMultithreading(true);
   CompileOptions options = defaultOptions();
+  options.stages.collectPassTimings = true; // accyc --timing --stats
+  Compilation a = compile(*stageByStage, kThreeKernels, options);
   options.pipelineKernels = true;
-  Compilation a = compile(*stageByStage, kThreeKernels);
   Compilation b = compile(*pipelined, kThreeKernels, options);
   REQUIRE(a.succeeded());
   REQUIRE(b.succeeded());
@@ -309,6 +310,14 @@ TEST_CASE("kernels pipelined through the stages give the same products and "
     CHECK(ra.key == rb.key);
     CHECK(ra.fingerprint == rb.fingerprint);
     CHECK(ra.stats.passRuns == rb.stats.passRuns);
+    // Each pass's runs, in the order the passes ran: the kernels' runs
+    // ahead are the stage's.
+    CHECK(rb.passTimings.empty() == (stage == StageId::Semantic));
+    REQUIRE(ra.passTimings.size() == rb.passTimings.size());
+    for (size_t i = 0; i < ra.passTimings.size(); ++i) {
+      CHECK(ra.passTimings[i].pass == rb.passTimings[i].pass);
+      CHECK(ra.passTimings[i].runs == rb.passTimings[i].runs);
+    }
     REQUIRE(ra.kernels.size() == rb.kernels.size());
     for (size_t i = 0; i < ra.kernels.size(); ++i) {
       CHECK(ra.kernels[i].kernel == rb.kernels[i].kernel);

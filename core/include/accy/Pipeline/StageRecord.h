@@ -5,6 +5,8 @@
 #include "accy/Pipeline/SourceMap.h"
 #include "accy/Pipeline/Stage.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -84,6 +86,9 @@ struct StageRecord {
   /// Marks the stage failed for a reason of the compiler's own (a product
   /// that is not what the stage expects), not of a pass.
   void failInternally(std::string message);
+  /// Adds `timings` (other runs of the stage's passes) to passTimings, pass
+  /// by pass, in the order the passes first ran.
+  void addPassTimings(llvm::ArrayRef<PassTiming> timings);
 };
 
 } // namespace accy
