@@ -59,12 +59,7 @@ bool SharedWork::runNext(std::unique_lock<std::mutex> &lock,
   std::function<void()> task = std::move(it->run);
   queue.erase(it);
   lock.unlock();
-  {
-    // A helper records the task's spans where the process traces; the
-    // thread of a kernel records already.
-    TimeTraceThread traced;
-    task();
-  }
+  task();
   lock.lock();
   return true;
 }
@@ -87,7 +82,15 @@ void SharedWork::runAll(llvm::ArrayRef<std::function<void()>> tasks) {
   startHelpers();
   for (const std::function<void()> &task : tasks)
     queue.push_back({&left, [this, &task, &left] {
-                       task();
+                       {
+                         // A helper records the task's spans where the
+                         // process traces (a kernel's thread records
+                         // already), and hands them over before the task
+                         // counts as run: a trace written once the build
+                         // is done has them.
+                         TimeTraceThread traced;
+                         task();
+                       }
                        {
                          std::lock_guard<std::mutex> done(mutex);
                          --left;
