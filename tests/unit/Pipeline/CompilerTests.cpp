@@ -12,6 +12,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <map>
+
 using namespace accy;
 using namespace accy::test;
 
@@ -310,14 +312,17 @@ TEST_CASE("kernels pipelined through the stages give the same products and "
     CHECK(ra.key == rb.key);
     CHECK(ra.fingerprint == rb.fingerprint);
     CHECK(ra.stats.passRuns == rb.stats.passRuns);
-    // Each pass's runs, in the order the passes ran: the kernels' runs
-    // ahead are the stage's.
+    // Each pass's runs: the kernels' runs ahead are the stage's. (In the
+    // order the passes first ran, which for the passes of a target's
+    // nested pipeline depends on the threads.)
     CHECK(rb.passTimings.empty() == (stage == StageId::Semantic));
-    REQUIRE(ra.passTimings.size() == rb.passTimings.size());
-    for (size_t i = 0; i < ra.passTimings.size(); ++i) {
-      CHECK(ra.passTimings[i].pass == rb.passTimings[i].pass);
-      CHECK(ra.passTimings[i].runs == rb.passTimings[i].runs);
-    }
+    auto runsByPass = [](const StageRecord &r) {
+      std::map<std::string, unsigned> runs;
+      for (const PassTiming &t : r.passTimings)
+        runs[t.pass] += t.runs;
+      return runs;
+    };
+    CHECK(runsByPass(ra) == runsByPass(rb));
     REQUIRE(ra.kernels.size() == rb.kernels.size());
     for (size_t i = 0; i < ra.kernels.size(); ++i) {
       CHECK(ra.kernels[i].kernel == rb.kernels[i].kernel);
