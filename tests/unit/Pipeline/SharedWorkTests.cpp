@@ -3,7 +3,9 @@
 // The target stage's pieces of code generation run through SharedWork: every
 // task runs once, the thread that queued them returns only when they have all
 // run, threads that queue at once never wait on each other for good nor run
-// each other's tasks, and the helpers take a core only while one is idle.
+// each other's tasks, the helpers take a core only while one is idle, and
+// work first on a thread (another kernel's stage) is offered before each of
+// the thread's own tasks, which run the largest first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -144,4 +148,89 @@ TEST_CASE("helpers take idle cores only", "[shared-work]") {
     CHECK(work.threads ==
           std::set<std::thread::id>{std::this_thread::get_id()});
   }
+}
+
+TEST_CASE("work first on the thread is offered the tasks left, and tasks "
+          "run largest first",
+          "[shared-work]") {
+  // The caller is the only thread free to run the tasks: every other core
+  // compiles (Busy), so no helper takes one and the order is the caller's.
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+  std::mutex mutex;
+  std::condition_variable changed;
+  unsigned started = 0;
+  bool release = false;
+  std::vector<std::thread> compiling;
+  for (unsigned i = 1; i < cores; ++i)
+    compiling.emplace_back([&] {
+      SharedWork::Busy busy;
+      std::unique_lock<std::mutex> lock(mutex);
+      ++started;
+      changed.notify_all();
+      changed.wait(lock, [&] { return release; });
+    });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return started == cores - 1; });
+  }
+
+  RecordingTasks work(3);
+  std::vector<size_t> offered;
+  size_t ownRunsBeforeFirstWork = 0;
+  bool ranFirstWork = false;
+  {
+    // Takes the first offer (another kernel's stage), declines the rest.
+    auto next = [&](size_t queued) {
+      offered.push_back(queued);
+      if (ranFirstWork)
+        return false;
+      ranFirstWork = true;
+      for (const std::atomic<int> &runs : work.runs)
+        ownRunsBeforeFirstWork += runs;
+      return true;
+    };
+    SharedWork::FirstOnThisThread first(next);
+    SharedWork::get().runAll(work.tasks, {5, 9, 7});
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    release = true;
+  }
+  changed.notify_all();
+  for (std::thread &thread : compiling)
+    thread.join();
+
+  CHECK(work.eachRanOnce());
+  CHECK(ownRunsBeforeFirstWork == 0);
+  // Before each of its own tasks, which run the largest first: the first
+  // work took the first offer, then 9, 7 and 5 were left, and 7 and 5,
+  // and 5.
+  CHECK(offered == std::vector<size_t>{21, 21, 12, 5});
+}
+
+TEST_CASE("tasks that end while work first on the thread runs are not waited "
+          "for",
+          "[shared-work]") {
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+  if (cores < 2) {
+    WARN("one core: no helper runs the tasks, nothing to check");
+    return;
+  }
+  // The offer takes long and declines; meanwhile a helper runs both tasks
+  // and their notice goes out while the caller is in the offer. The caller
+  // must see they are done, not wait for another notice.
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  std::thread([done] {
+    RecordingTasks work(2, std::chrono::milliseconds(1));
+    auto next = [](size_t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      return false;
+    };
+    SharedWork::FirstOnThisThread first(next);
+    SharedWork::get().runAll(work.tasks, {1, 1});
+    done->set_value();
+  }).detach(); // left behind, blocked, if the check below fails
+  CHECK(finished.wait_for(std::chrono::seconds(20)) ==
+        std::future_status::ready);
 }

@@ -3,6 +3,7 @@
 #define ACCY_SUPPORT_SHAREDWORK_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <condition_variable>
 #include <deque>
@@ -40,10 +41,33 @@ public:
     Busy &operator=(const Busy &) = delete;
   };
 
+  /// While it lives, runAll on the calling thread offers `next` to run
+  /// other work first, before each of its own tasks: `next(queued)` gets
+  /// the sizes of those still queued added up (0 when none is: the last
+  /// ones run elsewhere), runs work it judges larger and returns true, or
+  /// returns false. Nested runAll calls inside it offer it too.
+  /// The kernel pipeline runs another kernel's target stage there
+  /// (docs/internals.md, "Kernels pipelined through the stages"). `next`
+  /// is referred to, not copied: it must outlive the scope.
+  class FirstOnThisThread {
+  public:
+    explicit FirstOnThisThread(llvm::function_ref<bool(size_t)> next);
+    ~FirstOnThisThread();
+    FirstOnThisThread(const FirstOnThisThread &) = delete;
+    FirstOnThisThread &operator=(const FirstOnThisThread &) = delete;
+
+  private:
+    friend class SharedWork;
+    llvm::function_ref<bool(size_t)> next;
+    FirstOnThisThread *outer;
+  };
+
   /// Queues `tasks` and runs queued tasks on the calling thread until every
   /// one of `tasks` has run (some perhaps on other threads). A task must not
-  /// wait for other tasks.
-  void runAll(llvm::ArrayRef<std::function<void()>> tasks);
+  /// wait for other tasks. `sizes`, one per task or none, are what
+  /// FirstOnThisThread compares (code generation: LLVM instructions).
+  void runAll(llvm::ArrayRef<std::function<void()>> tasks,
+              llvm::ArrayRef<size_t> sizes = {});
 
 private:
   SharedWork();
@@ -53,9 +77,10 @@ private:
   /// names that call.
   struct Task {
     const size_t *batch;
+    size_t size;
     std::function<void()> run;
   };
-  /// Takes the queue's first task of `batch` (of any batch when null) and
+  /// Takes the queue's largest task of `batch` (of any batch when null) and
   /// runs it with `lock` released; false when there is none.
   bool runNext(std::unique_lock<std::mutex> &lock, const size_t *batch);
 

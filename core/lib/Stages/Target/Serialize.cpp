@@ -365,9 +365,10 @@ struct SerializePass
 
   /// Runs `tasks` shared with the other kernels' threads (SharedWork), or
   /// one after the other where the context has no threads.
-  void runTasks(ArrayRef<std::function<void()>> tasks) {
+  void runTasks(ArrayRef<std::function<void()>> tasks,
+                ArrayRef<size_t> sizes = {}) {
     if (getContext().isMultithreadingEnabled() && tasks.size() > 1) {
-      SharedWork::get().runAll(tasks);
+      SharedWork::get().runAll(tasks, sizes);
       return;
     }
     for (const std::function<void()> &task : tasks)
@@ -402,8 +403,12 @@ struct SerializePass
     // Every target's pieces are independent tasks, then the pieces of each
     // target are joined, a task each.
     std::vector<std::function<void()>> tasks;
+    std::vector<size_t> sizes; // LLVM instructions
     for (CodegenJob &job : jobs)
-      for (CodePiece &piece : job.pieces)
+      for (CodePiece &piece : job.pieces) {
+        sizes.push_back(0);
+        for (const llvm::Function &function : *piece.llvmModule)
+          sizes.back() += function.getInstructionCount();
         tasks.push_back([&job, &piece] {
           llvm::TimeTraceScope scope("codegen", [&] {
             return job.name() + " piece " +
@@ -411,7 +416,8 @@ struct SerializePass
           });
           generateCodeRecovering(job, piece);
         });
-    runTasks(tasks);
+      }
+    runTasks(tasks, sizes);
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces)
         if (job.error.empty())
