@@ -52,6 +52,41 @@ struct RecordingTasks {
   std::mutex mutex;
   std::set<std::thread::id> threads;
 };
+
+/// While it lives, every core but the caller's compiles (Busy): no helper
+/// takes a task, and the caller runs them all.
+class OtherCoresBusy {
+public:
+  OtherCoresBusy() {
+    unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+    for (unsigned i = 1; i < cores; ++i)
+      compiling.emplace_back([this] {
+        SharedWork::Busy busy;
+        std::unique_lock<std::mutex> lock(mutex);
+        ++started;
+        changed.notify_all();
+        changed.wait(lock, [&] { return release; });
+      });
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return started == compiling.size(); });
+  }
+  ~OtherCoresBusy() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      release = true;
+    }
+    changed.notify_all();
+    for (std::thread &thread : compiling)
+      thread.join();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable changed;
+  size_t started = 0;
+  bool release = false;
+  std::vector<std::thread> compiling;
+};
 } // namespace
 
 TEST_CASE("every task runs once before runAll returns", "[shared-work]") {
@@ -117,33 +152,11 @@ TEST_CASE("helpers take idle cores only", "[shared-work]") {
   }
 
   SECTION("with every other core busy, the caller runs them all") {
-    // cores - 1 threads compile (Busy) and the caller is the last core.
-    std::mutex mutex;
-    std::condition_variable changed;
-    unsigned started = 0;
-    bool release = false;
-    std::vector<std::thread> compiling;
-    for (unsigned i = 1; i < cores; ++i)
-      compiling.emplace_back([&] {
-        SharedWork::Busy busy;
-        std::unique_lock<std::mutex> lock(mutex);
-        ++started;
-        changed.notify_all();
-        changed.wait(lock, [&] { return release; });
-      });
-    {
-      std::unique_lock<std::mutex> lock(mutex);
-      changed.wait(lock, [&] { return started == cores - 1; });
-    }
     RecordingTasks work(8, std::chrono::milliseconds(5));
-    SharedWork::get().runAll(work.tasks);
     {
-      std::lock_guard<std::mutex> lock(mutex);
-      release = true;
+      OtherCoresBusy others;
+      SharedWork::get().runAll(work.tasks);
     }
-    changed.notify_all();
-    for (std::thread &thread : compiling)
-      thread.join();
     CHECK(work.eachRanOnce());
     CHECK(work.threads ==
           std::set<std::thread::id>{std::this_thread::get_id()});
@@ -155,25 +168,7 @@ TEST_CASE("work first on the thread is offered the tasks left, and tasks "
           "[shared-work]") {
   // The caller is the only thread free to run the tasks: every other core
   // compiles (Busy), so no helper takes one and the order is the caller's.
-  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
-  std::mutex mutex;
-  std::condition_variable changed;
-  unsigned started = 0;
-  bool release = false;
-  std::vector<std::thread> compiling;
-  for (unsigned i = 1; i < cores; ++i)
-    compiling.emplace_back([&] {
-      SharedWork::Busy busy;
-      std::unique_lock<std::mutex> lock(mutex);
-      ++started;
-      changed.notify_all();
-      changed.wait(lock, [&] { return release; });
-    });
-  {
-    std::unique_lock<std::mutex> lock(mutex);
-    changed.wait(lock, [&] { return started == cores - 1; });
-  }
-
+  OtherCoresBusy others;
   RecordingTasks work(3);
   std::vector<size_t> offered;
   size_t ownRunsBeforeFirstWork = 0;
@@ -192,13 +187,6 @@ TEST_CASE("work first on the thread is offered the tasks left, and tasks "
     SharedWork::FirstOnThisThread first(next);
     SharedWork::get().runAll(work.tasks, {5, 9, 7});
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    release = true;
-  }
-  changed.notify_all();
-  for (std::thread &thread : compiling)
-    thread.join();
 
   CHECK(work.eachRanOnce());
   CHECK(ownRunsBeforeFirstWork == 0);
