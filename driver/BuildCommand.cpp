@@ -85,7 +85,8 @@ static llvm::Error writeOutputs(mlir::MLIRContext &context,
     else
       out.files.emplace_back(std::move(path), std::move(bytes));
   };
-  // The artifacts first: they take longest.
+  // The artifacts (task 0; with several targets the longest), then the
+  // stage files, the largest first.
   auto writeArtifacts = [&](Written &out) {
     write(out, pathIn(dir, name + ".srcmap.json"), c.sourceMap().toJson());
     if (!c.hasProduct(StageId::Target)) {

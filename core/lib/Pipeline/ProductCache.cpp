@@ -48,11 +48,10 @@ void ProductCache::retainOnly(const llvm::StringSet<> &keys) {
   }
 }
 
-llvm::StringRef ProductCache::contentHash(llvm::StringRef key) const {
+std::string ProductCache::contentHash(llvm::StringRef key) const {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = entries.find(key);
-  return it == entries.end() ? llvm::StringRef()
-                             : llvm::StringRef(it->second.kernel->contentHash);
+  return it == entries.end() ? std::string() : it->second.kernel->contentHash;
 }
 
 std::optional<uint64_t> ProductCache::fingerprint(llvm::StringRef key) const {

@@ -91,7 +91,7 @@ namespace {
 /// when that is known without serializing it.
 struct KernelInput {
   ModuleOp module;
-  llvm::StringRef contentHash;
+  std::string contentHash;
   bool verified = false; // KernelProduct::verified
 };
 
@@ -164,7 +164,7 @@ static StageKernels runOnKernels(StageId stage, MLIRContext &context,
     job.record.kernel = kernelName(input.module).str();
     job.record.inputHash = input.contentHash.empty()
                                ? contentHash(productBytes(input.module))
-                               : input.contentHash.str();
+                               : input.contentHash;
     job.record.key = computeProductKey(
         {stage, options.buildId, stageOptions, job.record.inputHash});
     job.reused = cache ? cache->lookup(job.record.key) : nullptr;

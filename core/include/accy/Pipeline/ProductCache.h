@@ -57,8 +57,9 @@ public:
   /// Stores `kernel`; `fingerprint` when the stage that made it has one.
   void store(llvm::StringRef key, SharedKernel kernel,
              std::optional<uint64_t> fingerprint = std::nullopt);
-  /// The content hash of the kernel stored under `key`, or empty.
-  llvm::StringRef contentHash(llvm::StringRef key) const;
+  /// The content hash of the kernel stored under `key`, or empty. A copy:
+  /// another thread may store over the entry once the lock is released.
+  std::string contentHash(llvm::StringRef key) const;
   /// The fingerprint recorded with the kernel stored under `key`.
   std::optional<uint64_t> fingerprint(llvm::StringRef key) const;
   size_t size() const;

@@ -406,9 +406,7 @@ struct SerializePass
     std::vector<size_t> sizes; // LLVM instructions
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces) {
-        sizes.push_back(0);
-        for (const llvm::Function &function : *piece.llvmModule)
-          sizes.back() += function.getInstructionCount();
+        sizes.push_back(piece.llvmModule->getInstructionCount());
         tasks.push_back([&job, &piece] {
           llvm::TimeTraceScope scope("codegen", [&] {
             return job.name() + " piece " +
