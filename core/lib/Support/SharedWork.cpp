@@ -26,23 +26,33 @@ SharedWork::SharedWork()
     : cores(std::max(1u, llvm::hardware_concurrency().compute_thread_count())) {
 }
 
+void SharedWork::countBusy(bool busier) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    busier ? ++busy : --busy;
+  }
+  if (!busier)
+    wake.notify_all();
+}
+
 SharedWork::Busy::Busy() {
-  if (busyDepth++ > 0)
-    return;
-  SharedWork &work = get();
-  std::lock_guard<std::mutex> lock(work.mutex);
-  ++work.busy;
+  if (busyDepth++ == 0)
+    get().countBusy(true);
 }
 
 SharedWork::Busy::~Busy() {
-  if (--busyDepth > 0)
-    return;
-  SharedWork &work = get();
-  {
-    std::lock_guard<std::mutex> lock(work.mutex);
-    --work.busy;
-  }
-  work.wake.notify_all();
+  if (--busyDepth == 0)
+    get().countBusy(false);
+}
+
+SharedWork::Idle::Idle() : wasBusy(busyDepth > 0) {
+  if (wasBusy)
+    get().countBusy(false);
+}
+
+SharedWork::Idle::~Idle() {
+  if (wasBusy)
+    get().countBusy(true);
 }
 
 SharedWork::FirstOnThisThread::FirstOnThisThread(

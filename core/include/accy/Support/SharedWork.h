@@ -41,6 +41,20 @@ public:
     Busy &operator=(const Busy &) = delete;
   };
 
+  /// Marks the calling thread, busy, not busy for its lifetime: a thread
+  /// that waits for work another thread runs, whose core a helper may take
+  /// meanwhile.
+  class Idle {
+  public:
+    Idle();
+    ~Idle();
+    Idle(const Idle &) = delete;
+    Idle &operator=(const Idle &) = delete;
+
+  private:
+    bool wasBusy;
+  };
+
   /// While it lives, runAll on the calling thread offers `next` to run
   /// other work first, before each of its own tasks: `next(queued)` gets
   /// the sizes of those still queued added up (0 when none is: the last
@@ -71,6 +85,8 @@ public:
 
 private:
   SharedWork();
+  /// One thread more (`busier`) or fewer busy.
+  void countBusy(bool busier);
   void startHelpers();
   void help();
   /// A queued task, and the count of its runAll's tasks not yet run, which

@@ -11,12 +11,16 @@
 // (SharedWork.h), and joins each module's pieces into its artifact, each
 // inside a crash recovery context of its own (where the process enabled
 // recovery: accy-lsp), as a crash on another thread would otherwise end the
-// process.
+// process. PTX code is compiled under canonical names, and a piece whose IR
+// equals that of a piece in flight gets its code from that piece's code
+// generation (SharedCodegen.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "accy/CodeGen/Artifacts.h"
+#include "accy/CodeGen/CanonicalNames.h"
 #include "accy/CodeGen/CodeGen.h"
+#include "accy/CodeGen/SharedCodegen.h"
 #include "accy/Stages/Dispatch/Plan.h"
 #include "accy/Stages/Target/Passes.h"
 #include "accy/Support/CrashContainment.h"
@@ -49,11 +53,17 @@ struct CodePiece {
   /// That module; none when the piece is the whole module.
   OwningOpRef<Operation *> part;
   std::unique_ptr<llvm::LLVMContext> context;
+  /// Under canonical names (`names`) where it is PTX code; none once the
+  /// piece joined another's code generation (`shared`).
   std::unique_ptr<llvm::Module> llvmModule;
-  /// NVPTX and host: the optimized bitcode; AMDGPU: the relocatable object.
-  std::string linkable;
-  std::string code; // emitObjectCode; empty for AMDGPU (the linkable)
-  std::string error; // what LLVM reported, empty on success
+  codegen::CanonicalNames names;
+  codegen::PieceCode out;
+  /// The code generation it shares with pieces of equal code, where the
+  /// context has threads.
+  std::shared_ptr<codegen::SharedCodegen> shared;
+  /// Whether it joined another piece's code generation, which then runs
+  /// on that piece's task.
+  bool joined = false;
 };
 
 /// One lowered module of a kernel on its way to an artifact.
@@ -193,46 +203,71 @@ LogicalResult translate(CodegenJob &job) {
     piece.llvmModule->setSourceFileName(job.name());
     if (piece.part)
       dropUnusedInternals(*piece.llvmModule);
+    if (job.profile->kind == TargetKind::NVPTX)
+      piece.names = codegen::CanonicalNames::apply(*piece.llvmModule);
   }
   return success();
 }
 
-/// Optimizes and compiles a translated piece: LLVM only, so any thread may
-/// run it; errors are kept in the piece for the pass's thread to report.
-void generateCode(const CodegenJob &job, CodePiece &piece) {
+bool hasInjectedFault(const CodegenJob &job) {
   const std::optional<InjectedFault> &fault = injectedFault();
-  if (fault && fault->appliesTo("codegen", job.kernel)) {
-    if (fault->mode != InjectedFault::Fail)
-      fault->raise();
-    piece.error = fault->failureMessage();
+  return fault && fault->appliesTo("codegen", job.kernel);
+}
+
+/// The pieces that get the code of `piece`: itself, and those that joined
+/// its shared code generation, which closes.
+SmallVector<codegen::SharedCodegen::Recipient>
+takeRecipients(CodePiece &piece) {
+  if (piece.shared)
+    return piece.shared->close();
+  return {{&piece.names, &piece.out}};
+}
+
+void setError(ArrayRef<codegen::SharedCodegen::Recipient> recipients,
+              StringRef error) {
+  for (const codegen::SharedCodegen::Recipient &recipient : recipients)
+    recipient.code->error = recipient.names->restore(error);
+}
+
+/// Optimizes and compiles a translated piece, for it and for the pieces
+/// that joined it: LLVM only, so any thread may run it; errors are kept in
+/// the pieces for the pass's thread to report.
+void generateCode(const CodegenJob &job, CodePiece &piece) {
+  if (hasInjectedFault(job)) {
+    const InjectedFault &fault = *injectedFault();
+    if (fault.mode != InjectedFault::Fail)
+      fault.raise();
+    setError(takeRecipients(piece), fault.failureMessage());
     return;
   }
   llvm::Module &module = *piece.llvmModule;
   llvm::Error error = codegen::optimizeModule(module, *job.profile);
   if (!error)
     error = codegen::checkSelfContained(module, *job.profile);
-  if (error) {
-    piece.error = llvm::toString(std::move(error));
-    return;
-  }
+  // Pieces join while their code is optimized; what follows carries names.
+  SmallVector<codegen::SharedCodegen::Recipient> recipients =
+      takeRecipients(piece);
+  if (error)
+    return setError(recipients, llvm::toString(std::move(error)));
   bool amdgpu = job.profile->kind == TargetKind::AMDGPU;
   if (!amdgpu)
-    piece.linkable = codegen::writeBitcode(module);
+    for (const codegen::SharedCodegen::Recipient &recipient : recipients)
+      recipient.code->linkable = recipient.names->writeBitcode(module);
   llvm::Expected<std::string> code =
       codegen::emitObjectCode(module, *job.profile);
-  if (!code) {
-    piece.error = llvm::toString(code.takeError());
-    return;
-  }
-  (amdgpu ? piece.linkable : piece.code) = std::move(*code);
+  if (!code)
+    return setError(recipients, llvm::toString(code.takeError()));
+  for (const codegen::SharedCodegen::Recipient &recipient : recipients)
+    (amdgpu ? recipient.code->linkable : recipient.code->code) =
+        recipient.names->restore(*code);
 }
 
 /// Joins the pieces of `job` into its artifact (codegen::joinCode).
 void joinPieces(CodegenJob &job) {
   SmallVector<StringRef> linkables, codes;
   for (const CodePiece &piece : job.pieces) {
-    linkables.push_back(piece.linkable);
-    codes.push_back(piece.code);
+    linkables.push_back(piece.out.linkable);
+    codes.push_back(piece.out.code);
   }
   llvm::Expected<std::string> artifact =
       codegen::joinCode(*job.profile, linkables, codes, job.name());
@@ -251,6 +286,9 @@ std::string crashError(const CodegenJob &job, StringRef crash) {
 }
 
 void generateCodeRecovering(const CodegenJob &job, CodePiece &piece) {
+  llvm::TimeTraceScope scope("codegen", [&] {
+    return job.name() + " piece " + std::to_string(&piece - job.pieces.data());
+  });
   std::optional<std::string> crash =
       runRecoveringCrash([&] { generateCode(job, piece); });
   if (!crash)
@@ -259,7 +297,24 @@ void generateCodeRecovering(const CodegenJob &job, CodePiece &piece) {
   // never destroyed.
   (void)piece.llvmModule.release();
   (void)piece.context.release();
-  piece.error = crashError(job, *crash);
+  setError(takeRecipients(piece), crashError(job, *crash));
+}
+
+/// Joins `piece`'s code generation to that of a piece of equal code in
+/// flight (SharedCodegen.h), or opens one for it; not where its code is not
+/// renamed, nor for a kernel whose code generation a test fails.
+void shareCode(CodegenJob &job, CodePiece &piece) {
+  if (!piece.names.renamed() || hasInjectedFault(job))
+    return;
+  bool opened;
+  piece.shared = codegen::SharedCodegen::join(
+      job.profile->name, *piece.llvmModule, {&piece.names, &piece.out},
+      [&job, &piece] { generateCodeRecovering(job, piece); }, opened);
+  piece.joined = !opened;
+  if (piece.joined) {
+    piece.llvmModule.reset();
+    piece.context.reset();
+  }
 }
 
 void joinPiecesRecovering(CodegenJob &job) {
@@ -330,7 +385,7 @@ struct SerializePass
                       : gpu::CompilationTarget::Binary;
     SmallVector<Attribute> linkables;
     for (const CodePiece &piece : job.pieces)
-      linkables.push_back(b.getStringAttr(piece.linkable));
+      linkables.push_back(b.getStringAttr(piece.out.linkable));
     auto object = gpu::ObjectAttr::get(
         ctx, module.getTargetsAttr()[0], format, b.getStringAttr(job.artifact),
         b.getDictionaryAttr(
@@ -355,7 +410,7 @@ struct SerializePass
         kHostObjectAttr,
         b.getDictionaryAttr(
             {b.getNamedAttr("bitcode",
-                            b.getStringAttr(job.pieces.front().linkable)),
+                            b.getStringAttr(job.pieces.front().out.linkable)),
              b.getNamedAttr("cpu", b.getStringAttr(job.profile->chip)),
              b.getNamedAttr("object", b.getStringAttr(job.artifact)),
              b.getNamedAttr("symbols", b.getArrayAttr(exported)),
@@ -400,26 +455,35 @@ struct SerializePass
     if (failed)
       return failure();
 
-    // Every target's pieces are independent tasks, then the pieces of each
-    // target are joined, a task each.
+    // Every target's pieces are independent tasks, but for those that
+    // joined another's code generation; then the pieces of each target are
+    // joined, a task each.
+    if (getContext().isMultithreadingEnabled())
+      for (CodegenJob &job : jobs)
+        for (CodePiece &piece : job.pieces)
+          shareCode(job, piece);
     std::vector<std::function<void()>> tasks;
     std::vector<size_t> sizes; // LLVM instructions
     for (CodegenJob &job : jobs)
       for (CodePiece &piece : job.pieces) {
+        if (piece.joined)
+          continue;
         sizes.push_back(piece.llvmModule->getInstructionCount());
         tasks.push_back([&job, &piece] {
-          llvm::TimeTraceScope scope("codegen", [&] {
-            return job.name() + " piece " +
-                   std::to_string(&piece - job.pieces.data());
-          });
-          generateCodeRecovering(job, piece);
+          if (piece.shared)
+            piece.shared->run();
+          else
+            generateCodeRecovering(job, piece);
         });
       }
     runTasks(tasks, sizes);
     for (CodegenJob &job : jobs)
-      for (CodePiece &piece : job.pieces)
+      for (CodePiece &piece : job.pieces) {
+        if (piece.shared)
+          piece.shared->runOrWait();
         if (job.error.empty())
-          job.error = piece.error;
+          job.error = piece.out.error;
+      }
     tasks.clear();
     for (CodegenJob &job : jobs)
       if (job.error.empty())

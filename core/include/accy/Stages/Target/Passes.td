@@ -164,7 +164,10 @@ def Serialize : Pass<"accy-serialize", "mlir::ModuleOp"> {
     exported `_mlir_ciface_` symbols; every other host function is made
     internal). The output is checked: no module may declare a function it
     does not define, other than intrinsics (and, on the host, the allowed
-    externals).
+    externals). PTX code is compiled under canonical names: pieces of equal
+    code but for their names (kernels that lower to the same code) that
+    are compiled at once share one code generation, and each gets the same
+    bytes as alone (docs/internals.md, "Equal code generated once").
   }];
 }
 
