@@ -1,6 +1,7 @@
 //===- CodeGen.cpp - LLVM IR to PTX, AMDGPU code objects, host objects ----===//
 
 #include "accy/CodeGen/CodeGen.h"
+#include "accy/CodeGen/CanonicalNames.h"
 
 #include "Linker.h"
 #include "TargetMachines.h"
@@ -10,6 +11,8 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LazyCallGraph.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -20,7 +23,6 @@
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -104,8 +106,47 @@ accy::codegen::getDataLayout(const TargetProfile &profile) {
   return machine->createDataLayout().getStringRepresentation();
 }
 
+/// The IR a pass runs on, as LLVM's time profiler names it
+/// (TimeProfilingPassesHandler).
+static std::string getIRName(llvm::Any ir) {
+  if (llvm::any_cast<const llvm::Module *>(&ir))
+    return "[module]";
+  if (auto *function = llvm::any_cast<const llvm::Function *>(&ir))
+    return (*function)->getName().str();
+  if (auto *scc = llvm::any_cast<const llvm::LazyCallGraph::SCC *>(&ir))
+    return (*scc)->getName();
+  if (auto *loop = llvm::any_cast<const llvm::Loop *>(&ir))
+    return "loop %" + (*loop)->getName().str() + " in function " +
+           (*loop)->getHeader()->getParent()->getName().str();
+  return "";
+}
+
+/// Each pass a span of the time trace, where the thread traces, named after
+/// the IR it runs on under the names `names` restores.
+static void traceEachPass(llvm::PassInstrumentationCallbacks &callbacks,
+                          const CanonicalNames *names) {
+  if (!llvm::timeTraceProfilerEnabled())
+    return;
+  callbacks.registerBeforeNonSkippedPassCallback(
+      [names](llvm::StringRef pass, llvm::Any ir) {
+        std::string name = getIRName(ir);
+        llvm::timeTraceProfilerBegin(pass, names ? names->restore(name) : name);
+      });
+  callbacks.registerAfterPassCallback(
+      [](llvm::StringRef, llvm::Any, const llvm::PreservedAnalyses &) {
+        llvm::timeTraceProfilerEnd();
+      },
+      true);
+  callbacks.registerAfterPassInvalidatedCallback(
+      [](llvm::StringRef, const llvm::PreservedAnalyses &) {
+        llvm::timeTraceProfilerEnd();
+      },
+      true);
+}
+
 llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
-                                          const TargetProfile &profile) {
+                                          const TargetProfile &profile,
+                                          const CanonicalNames *names) {
   LentMachine machine(profile);
   if (!machine)
     return machine.takeError();
@@ -120,11 +161,8 @@ llvm::Error accy::codegen::optimizeModule(llvm::Module &module,
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  // Each pass a span of the time trace, where this thread traces.
   llvm::PassInstrumentationCallbacks callbacks;
-  llvm::TimeProfilingPassesHandler passSpans;
-  if (llvm::timeTraceProfilerEnabled())
-    passSpans.registerCallbacks(callbacks);
+  traceEachPass(callbacks, names);
   llvm::PassBuilder builder(&*machine, llvm::PipelineTuningOptions(),
                             std::nullopt, &callbacks);
   builder.registerModuleAnalyses(mam);

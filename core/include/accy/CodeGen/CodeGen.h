@@ -26,6 +26,8 @@ class Target;
 
 namespace accy::codegen {
 
+class CanonicalNames;
+
 /// The LLVM backend of `profile`, registered on first use (thread-safe).
 llvm::Expected<const llvm::Target &> getBackend(const TargetProfile &profile);
 
@@ -59,8 +61,11 @@ llvm::ArrayRef<llvm::StringRef> getSkippedCodegenPasses(TargetKind kind);
 llvm::Expected<std::string> getDataLayout(const TargetProfile &profile);
 
 /// Sets the triple and data layout of `module` for `profile` and runs
-/// getOptimizationPipeline(profile.kind).
-llvm::Error optimizeModule(llvm::Module &module, const TargetProfile &profile);
+/// getOptimizationPipeline(profile.kind). Each pass is a span of the time
+/// trace where the thread traces, named after the IR it ran on: under the
+/// names that `names` restores where the module has canonical ones.
+llvm::Error optimizeModule(llvm::Module &module, const TargetProfile &profile,
+                           const CanonicalNames *names = nullptr);
 
 /// Fails, naming them, when `module` declares functions it does not define
 /// (other than intrinsics and, on the host, getAllowedHostExternals()).

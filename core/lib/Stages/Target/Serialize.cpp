@@ -241,7 +241,8 @@ void generateCode(const CodegenJob &job, CodePiece &piece) {
     return;
   }
   llvm::Module &module = *piece.llvmModule;
-  llvm::Error error = codegen::optimizeModule(module, *job.profile);
+  llvm::Error error =
+      codegen::optimizeModule(module, *job.profile, &piece.names);
   if (!error)
     error = codegen::checkSelfContained(module, *job.profile);
   // Pieces join while their code is optimized; what follows carries names.
