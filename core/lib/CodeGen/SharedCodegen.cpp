@@ -97,7 +97,7 @@ void SharedCodegen::run() {
     state = State::Running;
     module = nullptr;
   }
-  generate();
+  generate(*this);
   close();
   {
     std::lock_guard<std::mutex> lock(registry.mutex);

@@ -23,9 +23,12 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace accy;
 using namespace accy::test;
@@ -175,14 +178,18 @@ struct TestPiece {
 };
 
 /// What a code generation gives each of its recipients: the kernel's entry
-/// line under the recipient's names, after `before` ran once optimized.
-void generateEntryLine(codegen::SharedCodegen &shared, int &runs,
-                       const std::function<void()> &before = {}) {
+/// line under the recipient's names and `suffix`, after `before` ran once
+/// optimized.
+template <typename Count>
+void generateEntryLine(codegen::SharedCodegen &shared, Count &runs,
+                       const std::function<void()> &before = {},
+                       const std::string &suffix = "") {
   ++runs;
   if (before)
     before();
   for (const codegen::SharedCodegen::Recipient &recipient : shared.close())
-    recipient.code->code = recipient.names->restore("entry __accy_sym_00001");
+    recipient.code->code =
+        recipient.names->restore("entry __accy_sym_00001" + suffix);
 }
 
 } // namespace
@@ -195,7 +202,8 @@ TEST_CASE("pieces of equal IR share one code generation while it is open",
   bool opened;
   shared = codegen::SharedCodegen::join(
       "sm_90", *a.module, a.recipient(),
-      [&] { generateEntryLine(*shared, runs); }, opened);
+      [&](codegen::SharedCodegen &self) { generateEntryLine(self, runs); },
+      opened);
   CHECK(opened);
   bool bOpened;
   auto joined = codegen::SharedCodegen::join("sm_90", *b.module, b.recipient(),
@@ -205,9 +213,11 @@ TEST_CASE("pieces of equal IR share one code generation while it is open",
   // Another target, or other IR, is another code generation.
   bool otherOpened, amdOpened;
   auto forOther = codegen::SharedCodegen::join(
-      "sm_90", *other.module, other.recipient(), [] {}, otherOpened);
+      "sm_90", *other.module, other.recipient(),
+      [](codegen::SharedCodegen &) {}, otherOpened);
   auto forAMD = codegen::SharedCodegen::join(
-      "gfx942", *b.module, b.recipient(), [] {}, amdOpened);
+      "gfx942", *b.module, b.recipient(), [](codegen::SharedCodegen &) {},
+      amdOpened);
   CHECK(otherOpened);
   CHECK(amdOpened);
   forOther->run();
@@ -224,7 +234,8 @@ TEST_CASE("pieces of equal IR share one code generation while it is open",
   TestPiece late("late");
   bool lateOpened;
   auto again = codegen::SharedCodegen::join(
-      "sm_90", *late.module, late.recipient(), [] {}, lateOpened);
+      "sm_90", *late.module, late.recipient(), [](codegen::SharedCodegen &) {},
+      lateOpened);
   CHECK(lateOpened);
   again->run();
 }
@@ -238,11 +249,14 @@ TEST_CASE("a piece does not join a code generation that has started",
   std::shared_ptr<codegen::SharedCodegen> shared, second;
   shared = codegen::SharedCodegen::join(
       "sm_90", *a.module, a.recipient(),
-      [&] {
-        generateEntryLine(*shared, runs, [&] {
+      [&](codegen::SharedCodegen &self) {
+        generateEntryLine(self, runs, [&] {
           second = codegen::SharedCodegen::join(
               "sm_90", *b.module, b.recipient(),
-              [&] { generateEntryLine(*second, secondRuns); }, secondOpened);
+              [&](codegen::SharedCodegen &self) {
+                generateEntryLine(self, secondRuns);
+              },
+              secondOpened);
           // An equal piece joins the one that has not started.
           codegen::SharedCodegen::join("sm_90", *c.module, c.recipient(), {},
                                        thirdOpened);
@@ -259,4 +273,52 @@ TEST_CASE("a piece does not join a code generation that has started",
   CHECK(a.code.code == "entry first_k0");
   CHECK(b.code.code == "entry second_k0");
   CHECK(c.code.code == "entry third_k0");
+}
+
+TEST_CASE("threads that join and run at once each get their own code once",
+          "[shared-codegen]") {
+  // Eight threads of six pieces of three kinds of IR each: every piece gets
+  // the code of its kind under its own name, whichever thread ran it, and
+  // each code generation runs once.
+  constexpr int kThreads = 8, kPieces = 6;
+  std::atomic<int> runs{0}, opens{0}, wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<std::unique_ptr<TestPiece>> pieces;
+      std::vector<std::shared_ptr<codegen::SharedCodegen>> shared;
+      std::vector<bool> opened;
+      for (int i = 0; i < kPieces; ++i) {
+        int kind = 1 + i % 3;
+        std::string name = "k" + std::to_string(t) + "_" + std::to_string(i);
+        pieces.push_back(std::make_unique<TestPiece>(name, kind));
+        bool open;
+        shared.push_back(codegen::SharedCodegen::join(
+            "sm_90", *pieces.back()->module, pieces.back()->recipient(),
+            [&runs, kind](codegen::SharedCodegen &self) {
+              std::this_thread::sleep_for(std::chrono::microseconds(300));
+              generateEntryLine(self, runs, {}, " x" + std::to_string(kind));
+            },
+            open));
+        opened.push_back(open);
+        opens += open;
+      }
+      for (int i = 0; i < kPieces; ++i)
+        if (opened[i])
+          shared[i]->run();
+      for (int i = 0; i < kPieces; ++i) {
+        shared[i]->runOrWait();
+        std::string name = "k" + std::to_string(t) + "_" + std::to_string(i);
+        if (pieces[i]->code.code !=
+            "entry " + name + "_k0 x" + std::to_string(1 + i % 3))
+          ++wrong;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  CHECK(wrong == 0);
+  CHECK(runs == opens);
+  // Three kinds per thread at least, and fewer runs than pieces.
+  CHECK(opens >= 3);
+  CHECK(opens < kThreads * kPieces);
 }

@@ -43,7 +43,9 @@ public:
     const CanonicalNames *names;
     PieceCode *code;
   };
-  using Generate = std::function<void()>;
+  /// Generates the code, given the code generation, whose recipients it
+  /// takes (close).
+  using Generate = std::function<void(SharedCodegen &)>;
 
   /// Joins `recipient` to an open code generation of IR equal to `module`
   /// for target `profile`, or, where there is none, opens one that

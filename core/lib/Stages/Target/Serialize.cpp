@@ -215,11 +215,11 @@ bool hasInjectedFault(const CodegenJob &job) {
 }
 
 /// The pieces that get the code of `piece`: itself, and those that joined
-/// its shared code generation, which closes.
+/// `shared`, its shared code generation where it has one, which closes.
 SmallVector<codegen::SharedCodegen::Recipient>
-takeRecipients(CodePiece &piece) {
-  if (piece.shared)
-    return piece.shared->close();
+takeRecipients(CodePiece &piece, codegen::SharedCodegen *shared) {
+  if (shared)
+    return shared->close();
   return {{&piece.names, &piece.out}};
 }
 
@@ -230,14 +230,15 @@ void setError(ArrayRef<codegen::SharedCodegen::Recipient> recipients,
 }
 
 /// Optimizes and compiles a translated piece, for it and for the pieces
-/// that joined it: LLVM only, so any thread may run it; errors are kept in
-/// the pieces for the pass's thread to report.
-void generateCode(const CodegenJob &job, CodePiece &piece) {
+/// that joined `shared`: LLVM only, so any thread may run it; errors are
+/// kept in the pieces for the pass's thread to report.
+void generateCode(const CodegenJob &job, CodePiece &piece,
+                  codegen::SharedCodegen *shared) {
   if (hasInjectedFault(job)) {
     const InjectedFault &fault = *injectedFault();
     if (fault.mode != InjectedFault::Fail)
       fault.raise();
-    setError(takeRecipients(piece), fault.failureMessage());
+    setError(takeRecipients(piece, shared), fault.failureMessage());
     return;
   }
   llvm::Module &module = *piece.llvmModule;
@@ -247,7 +248,7 @@ void generateCode(const CodegenJob &job, CodePiece &piece) {
     error = codegen::checkSelfContained(module, *job.profile);
   // Pieces join while their code is optimized; what follows carries names.
   SmallVector<codegen::SharedCodegen::Recipient> recipients =
-      takeRecipients(piece);
+      takeRecipients(piece, shared);
   if (error)
     return setError(recipients, llvm::toString(std::move(error)));
   bool amdgpu = job.profile->kind == TargetKind::AMDGPU;
@@ -286,19 +287,20 @@ std::string crashError(const CodegenJob &job, StringRef crash) {
       .str();
 }
 
-void generateCodeRecovering(const CodegenJob &job, CodePiece &piece) {
+void generateCodeRecovering(const CodegenJob &job, CodePiece &piece,
+                            codegen::SharedCodegen *shared = nullptr) {
   llvm::TimeTraceScope scope("codegen", [&] {
     return job.name() + " piece " + std::to_string(&piece - job.pieces.data());
   });
   std::optional<std::string> crash =
-      runRecoveringCrash([&] { generateCode(job, piece); });
+      runRecoveringCrash([&] { generateCode(job, piece, shared); });
   if (!crash)
     return;
   // LLVM's module and context may be inconsistent after a crash: leaked,
   // never destroyed.
   (void)piece.llvmModule.release();
   (void)piece.context.release();
-  setError(takeRecipients(piece), crashError(job, *crash));
+  setError(takeRecipients(piece, shared), crashError(job, *crash));
 }
 
 /// Joins `piece`'s code generation to that of a piece of equal code in
@@ -310,7 +312,10 @@ void shareCode(CodegenJob &job, CodePiece &piece) {
   bool opened;
   piece.shared = codegen::SharedCodegen::join(
       job.profile->name, *piece.llvmModule, {&piece.names, &piece.out},
-      [&job, &piece] { generateCodeRecovering(job, piece); }, opened);
+      [&job, &piece](codegen::SharedCodegen &shared) {
+        generateCodeRecovering(job, piece, &shared);
+      },
+      opened);
   piece.joined = !opened;
   if (piece.joined) {
     piece.llvmModule.reset();
