@@ -62,15 +62,16 @@ CanonicalNames CanonicalNames::apply(llvm::Module &module) {
   return result;
 }
 
-std::string CanonicalNames::restore(llvm::StringRef text) const {
-  if (!isRenamed)
-    return text.str();
+std::string CanonicalNames::restore(std::string text) const {
+  llvm::StringRef view = text;
+  if (!isRenamed || !view.contains(kPrefix))
+    return text;
   std::string restored;
-  restored.reserve(text.size());
+  restored.reserve(view.size());
   size_t from = 0;
-  for (size_t at; (at = text.find(kPrefix, from)) != llvm::StringRef::npos;) {
-    restored.append(text.slice(from, at).str());
-    llvm::StringRef digits = text.substr(at + kPrefix.size(), kDigits);
+  for (size_t at; (at = view.find(kPrefix, from)) != llvm::StringRef::npos;) {
+    restored += view.slice(from, at);
+    llvm::StringRef digits = view.substr(at + kPrefix.size(), kDigits);
     size_t index;
     if (digits.size() == kDigits && llvm::all_of(digits, llvm::isDigit) &&
         !digits.getAsInteger(10, index) && index < names.size()) {
@@ -81,7 +82,7 @@ std::string CanonicalNames::restore(llvm::StringRef text) const {
       from = at + kPrefix.size();
     }
   }
-  restored.append(text.substr(from).str());
+  restored += view.substr(from);
   return restored;
 }
 

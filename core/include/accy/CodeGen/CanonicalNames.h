@@ -40,7 +40,8 @@ public:
   /// `text` with the original names back in place of the canonical ones,
   /// also where a canonical name is part of a longer one (PTX names a
   /// function's parameters after it, LLVM names a function's clones).
-  std::string restore(llvm::StringRef text) const;
+  /// Text without them is returned as it is, not copied (object code).
+  std::string restore(std::string text) const;
 
   /// The bitcode of `module`, renamed by `apply`, as it would be written
   /// under the original names; `module` keeps its canonical names.

@@ -226,7 +226,7 @@ takeRecipients(CodePiece &piece, codegen::SharedCodegen *shared) {
 void setError(ArrayRef<codegen::SharedCodegen::Recipient> recipients,
               StringRef error) {
   for (const codegen::SharedCodegen::Recipient &recipient : recipients)
-    recipient.code->error = recipient.names->restore(error);
+    recipient.code->error = recipient.names->restore(error.str());
 }
 
 /// Optimizes and compiles a translated piece, for it and for the pieces
@@ -259,9 +259,12 @@ void generateCode(const CodegenJob &job, CodePiece &piece,
       codegen::emitObjectCode(module, *job.profile);
   if (!code)
     return setError(recipients, llvm::toString(code.takeError()));
-  for (const codegen::SharedCodegen::Recipient &recipient : recipients)
+  // The last recipient (the only one but for shared PTX) takes the code
+  // itself: an object file is not copied.
+  for (auto [i, recipient] : llvm::enumerate(recipients))
     (amdgpu ? recipient.code->linkable : recipient.code->code) =
-        recipient.names->restore(*code);
+        recipient.names->restore(i + 1 < recipients.size() ? *code
+                                                           : std::move(*code));
 }
 
 /// Joins the pieces of `job` into its artifact (codegen::joinCode).
